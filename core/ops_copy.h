@@ -1,0 +1,17 @@
+// Copies and dtype/device conversion.
+#pragma once
+
+#include <optional>
+
+#include "core/tensor.h"
+
+namespace lz {
+
+// A new tensor with self's values; keeps self's dense stride order unless
+// memory_format is Contiguous.
+Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
+// Always a new tensor, converted to the given dtype/device.
+Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt,
+                std::optional<Device> device = std::nullopt, bool non_blocking = false);
+
+}  // namespace lz

@@ -1,0 +1,82 @@
+#include "core/scalar_type.h"
+
+#include "core/error.h"
+
+namespace lz {
+
+namespace {
+
+int index_of(ScalarType t) {
+  const int i = static_cast<int>(t);
+  LZ_CHECK(i >= 0 && i < kNumScalarTypes, TypeError, "invalid dtype (enum value ", i, ")");
+  return i;
+}
+
+// Order within a category; promotion inside a category takes the larger rank.
+enum class Category { Bool, Integral, Floating };
+
+Category category(ScalarType t) {
+  if (t == ScalarType::Bool) return Category::Bool;
+  return is_floating_point(t) ? Category::Floating : Category::Integral;
+}
+
+}  // namespace
+
+std::string_view to_string(ScalarType t) {
+  static constexpr std::string_view kNames[] = {
+#define LZ_NAME_ENTRY(cpp, name, str) #str,
+      LZ_FORALL_SCALAR_TYPES(LZ_NAME_ENTRY)
+#undef LZ_NAME_ENTRY
+  };
+  if (t == ScalarType::Undefined) return "undefined";
+  return kNames[index_of(t)];
+}
+
+std::ostream& operator<<(std::ostream& os, ScalarType t) { return os << to_string(t); }
+
+size_t element_size(ScalarType t) {
+  static constexpr size_t kSizes[] = {
+#define LZ_SIZE_ENTRY(cpp, name, str) sizeof(cpp),
+      LZ_FORALL_SCALAR_TYPES(LZ_SIZE_ENTRY)
+#undef LZ_SIZE_ENTRY
+  };
+  return kSizes[index_of(t)];
+}
+
+bool is_floating_point(ScalarType t) {
+  return t == ScalarType::Half || t == ScalarType::BFloat16 || t == ScalarType::Float ||
+         t == ScalarType::Double;
+}
+
+bool is_integral(ScalarType t, bool include_bool) {
+  return t == ScalarType::Byte || t == ScalarType::Int || t == ScalarType::Long ||
+         (include_bool && t == ScalarType::Bool);
+}
+
+ScalarType promote_types(ScalarType a, ScalarType b) {
+  index_of(a);
+  index_of(b);
+  if (a == b) return a;
+  const Category ca = category(a), cb = category(b);
+  if (ca != cb) return ca > cb ? a : b;  // the higher category wins outright
+  if (ca == Category::Floating) {
+    // float16 and bfloat16 have no common 16-bit type: both fit in float32.
+    if ((a == ScalarType::Half && b == ScalarType::BFloat16) ||
+        (a == ScalarType::BFloat16 && b == ScalarType::Half)) {
+      return ScalarType::Float;
+    }
+  }
+  // Integral: uint8 < int32 < int64 (no signed type narrower than uint8 exists
+  // here, so the wider type always holds both ranges). Floating: f16/bf16 < f32 < f64.
+  return static_cast<int>(a) > static_cast<int>(b) ? a : b;
+}
+
+bool can_cast(ScalarType from, ScalarType to) {
+  index_of(from);
+  index_of(to);
+  return category(from) <= category(to);
+}
+
+ScalarType default_float_dtype() { return ScalarType::Float; }
+
+}  // namespace lz

@@ -1,0 +1,63 @@
+#include "core/tensor_impl.h"
+
+#include "core/error.h"
+
+namespace lz {
+
+TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes)
+    : storage_(std::move(storage)),
+      version_(make_intrusive<VersionCounter>()),
+      dtype_(dtype),
+      device_(storage_->device()),
+      key_set_(backend_key(storage_->device().type())) {
+  set_sizes_contiguous(sizes);
+}
+
+TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef strides,
+                       int64_t storage_offset)
+    : storage_(base.storage_),
+      version_(base.version_),
+      dtype_(base.dtype_),
+      device_(base.device_),
+      key_set_(base.key_set_) {
+  set_sizes_and_strides(sizes, strides, storage_offset);
+}
+
+TensorImpl::TensorImpl(ScalarType dtype, Device device, DispatchKeySet keys, IntArrayRef sizes)
+    : version_(make_intrusive<VersionCounter>()), dtype_(dtype), device_(device), key_set_(keys) {
+  set_sizes_contiguous(sizes);
+}
+
+int64_t TensorImpl::size(int64_t dim) const { return sizes_[wrap_dim(dim, this->dim(), "size")]; }
+
+int64_t TensorImpl::stride(int64_t dim) const {
+  return strides_[wrap_dim(dim, this->dim(), "stride")];
+}
+
+void* TensorImpl::data() const {
+  LZ_INTERNAL_ASSERT(storage_, "tensor has no storage (is it lazy?)");
+  return static_cast<char*>(storage_->data()) + storage_offset_ * static_cast<int64_t>(itemsize());
+}
+
+void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides,
+                                       int64_t storage_offset) {
+  LZ_INTERNAL_ASSERT(sizes.size() == strides.size(), "sizes ", shape_str(sizes), " vs strides ",
+                     shape_str(strides));
+  sizes_.assign(sizes.begin(), sizes.end());
+  strides_.assign(strides.begin(), strides.end());
+  storage_offset_ = storage_offset;
+  refresh_numel_and_contiguity();
+}
+
+void TensorImpl::set_sizes_contiguous(IntArrayRef sizes) {
+  sizes_.assign(sizes.begin(), sizes.end());
+  strides_ = contiguous_strides(sizes);
+  refresh_numel_and_contiguity();
+}
+
+void TensorImpl::refresh_numel_and_contiguity() {
+  numel_ = checked_numel(sizes_, "tensor");
+  is_contiguous_ = lz::is_contiguous(sizes_, strides_);
+}
+
+}  // namespace lz

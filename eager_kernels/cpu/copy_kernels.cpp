@@ -1,0 +1,94 @@
+#include "eager_kernels/cpu/copy_kernels.h"
+
+#include <cstring>
+
+#include "core/empty_tensor.h"
+#include "core/memory_overlap.h"
+#include "eager_kernels/cpu/dispatch_types.h"
+#include "eager_kernels/cpu/loops.h"
+#include "eager_kernels/meta/copy_meta.h"
+
+namespace lz::cpu {
+
+namespace {
+
+// A converting cast: 16-bit floats go through float, and a bool is
+// `value != 0` (so 0.5 -> true, as in PyTorch).
+template <class To, class From>
+To convert(From v) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return static_cast<opmath_t<From>>(v) != opmath_t<From>(0);
+  } else if constexpr (is_reduced_float_v<From> || is_reduced_float_v<To>) {
+    return static_cast<To>(static_cast<float>(v));
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+// Allocates like `self`: its dense stride order when it has one, else contiguous.
+Tensor empty_like_layout(const Tensor& self, ScalarType dtype, Device device,
+                         std::optional<MemoryFormat> memory_format) {
+  const bool preserve = memory_format.value_or(MemoryFormat::Preserve) == MemoryFormat::Preserve;
+  if (preserve && !self.is_contiguous() && is_non_overlapping_and_dense(self.sizes(), self.strides())) {
+    return empty_strided_tensor(self.sizes(), self.strides(), dtype, device);
+  }
+  return empty_tensor(self.sizes(), dtype, device);
+}
+
+}  // namespace
+
+Tensor copy_(const Tensor& self, const Tensor& src_in, bool) {
+  LZ_CHECK(self.is_cpu() && src_in.is_cpu(), NotImplementedError, "[copy_] copies between ",
+           src_in.device(), " and ", self.device(), " are not supported yet");
+  if (self.numel() == 0) return self;
+  Tensor src = src_in;
+  const Overlap overlap = overlap_kind(self, src);
+  if (overlap == Overlap::Full) {
+    self.unsafe_get_impl()->version_counter().bump();
+    return self;
+  }
+  if (overlap == Overlap::Partial) src = clone(src, MemoryFormat::Contiguous);
+
+  if (self.dtype() == src.dtype() && self.is_contiguous() && src.is_contiguous() &&
+      self.sizes() == src.sizes()) {
+    std::memcpy(self.data_ptr(), src.data_ptr(), self.nbytes());
+  } else {
+    const TensorIterator iter(self, {src});
+    visit_dtype(self.dtype(), [&](auto to_tag) {
+      using To = typename decltype(to_tag)::type;
+      visit_dtype(src.dtype(), [&](auto from_tag) {
+        using From = typename decltype(from_tag)::type;
+        cpu_kernel<To, From>(iter, [](From v) { return convert<To>(v); });
+      });
+    });
+  }
+  self.unsafe_get_impl()->version_counter().bump();
+  return self;
+}
+
+Tensor fill_(const Tensor& self, const Scalar& value) {
+  visit_dtype(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T v = value.to<T>();
+    const TensorIterator iter(self, {});
+    cpu_kernel<T>(iter, [v]() { return v; });
+  });
+  self.unsafe_get_impl()->version_counter().bump();
+  return self;
+}
+
+Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format) {
+  Tensor out = empty_like_layout(self, self.dtype(), self.device(), memory_format);
+  return copy_(out, self, false);
+}
+
+Tensor to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout>,
+               std::optional<Device> device, std::optional<bool>, bool non_blocking,
+               std::optional<MemoryFormat> memory_format) {
+  const TensorMeta m = meta::to_copy(self, dtype, std::nullopt, device, std::nullopt, non_blocking,
+                                     memory_format);
+  Tensor out = empty_like_layout(self, m.dtype, m.device, memory_format);
+  return copy_(out, self, non_blocking);
+}
+
+}  // namespace lz::cpu

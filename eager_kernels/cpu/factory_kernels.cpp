@@ -1,0 +1,128 @@
+#include "eager_kernels/cpu/factory_kernels.h"
+
+#include <cmath>
+#include <numbers>
+
+#include "core/philox.h"
+#include "eager_kernels/cpu/copy_kernels.h"
+#include "eager_kernels/cpu/dispatch_types.h"
+
+namespace lz::cpu {
+
+namespace {
+
+// A uniform double in [0, 1) from two 32-bit words (53 random bits).
+double unit_double(uint32_t hi, uint32_t lo) {
+  const uint64_t bits = (static_cast<uint64_t>(hi) << 21) ^ (lo >> 11);
+  return static_cast<double>(bits & ((uint64_t{1} << 53) - 1)) * (1.0 / 9007199254740992.0);
+}
+
+// The largest value of T below 1, so rounding a uniform sample never gives 1.
+template <class T>
+float largest_below_one() {
+  if constexpr (std::is_same_v<T, Half>) return 1.0f - 1.0f / 2048.0f;
+  if constexpr (std::is_same_v<T, BFloat16>) return 1.0f - 1.0f / 256.0f;
+  return 1.0f - 1.0f / 16777216.0f;
+}
+
+// Fills contiguous `out` from the generator: `per_block` samples per Philox
+// block, sample(block, lane) computing one value.
+template <class T, class Sample>
+void fill_random(const Tensor& out, std::optional<Generator> generator, int per_block, Sample sample) {
+  const int64_t n = out.numel();
+  if (n == 0) return;
+  Generator gen = generator ? *generator : default_generator();
+  const uint64_t blocks = static_cast<uint64_t>((n + per_block - 1) / per_block);
+  const GeneratorImpl::Range range = gen.impl()->reserve(blocks);
+  T* data = out.data_ptr<T>();
+  for (int64_t i = 0; i < n; i += per_block) {
+    const PhiloxBlock block = philox4x32_10(range.key, range.first_block + static_cast<uint64_t>(i / per_block));
+    for (int lane = 0; lane < per_block && i + lane < n; ++lane) data[i + lane] = sample(block, lane);
+  }
+}
+
+}  // namespace
+
+void empty_impl(const Tensor&, IntArrayRef, std::optional<ScalarType>, std::optional<Layout>,
+                std::optional<Device>, std::optional<bool>, std::optional<MemoryFormat>) {}
+
+void zeros_impl(const Tensor& out, IntArrayRef, std::optional<ScalarType>, std::optional<Layout>,
+                std::optional<Device>, std::optional<bool>) {
+  fill_(out, 0);
+}
+
+void ones_impl(const Tensor& out, IntArrayRef, std::optional<ScalarType>, std::optional<Layout>,
+               std::optional<Device>, std::optional<bool>) {
+  fill_(out, 1);
+}
+
+void full_impl(const Tensor& out, IntArrayRef, const Scalar& fill_value, std::optional<ScalarType>,
+               std::optional<Layout>, std::optional<Device>, std::optional<bool>) {
+  fill_(out, fill_value);
+}
+
+void arange_impl(const Tensor& out, const Scalar& start, const Scalar& end, const Scalar& step,
+                 std::optional<ScalarType>, std::optional<Layout>, std::optional<Device>,
+                 std::optional<bool>) {
+  visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* data = out.data_ptr<T>();
+    const int64_t n = out.numel();
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (start.is_integral(true) && step.is_integral(true)) {
+        const int64_t s = start.to_long(), st = step.to_long();
+        for (int64_t i = 0; i < n; ++i) data[i] = static_cast<T>(s + i * st);
+        return;
+      }
+    }
+    const double s = start.to_double(), st = step.to_double();
+    for (int64_t i = 0; i < n; ++i) data[i] = static_cast<T>(s + static_cast<double>(i) * st);
+  });
+}
+
+void randn_impl(const Tensor& out, IntArrayRef, std::optional<Generator> generator,
+                std::optional<ScalarType>, std::optional<Layout>, std::optional<Device>,
+                std::optional<bool>) {
+  visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, double>) {
+      // One Box-Muller pair per block: two 53-bit uniforms.
+      fill_random<T>(out, generator, 2, [](const PhiloxBlock& b, int lane) {
+        const double u1 = 1.0 - unit_double(b[0], b[1]);  // (0, 1]: log is finite
+        const double u2 = unit_double(b[2], b[3]);
+        const double r = std::sqrt(-2.0 * std::log(u1));
+        const double theta = 2.0 * std::numbers::pi * u2;
+        return lane == 0 ? r * std::cos(theta) : r * std::sin(theta);
+      });
+    } else if constexpr (std::is_floating_point_v<T> || is_reduced_float_v<T>) {
+      // Two Box-Muller pairs per block: lanes (0, 1) and (2, 3).
+      fill_random<T>(out, generator, 4, [](const PhiloxBlock& b, int lane) {
+        const int pair = lane & ~1;
+        const float u1 = 1.0f - uint32_to_unit_float(b[pair]);
+        const float u2 = uint32_to_unit_float(b[pair + 1]);
+        const float r = std::sqrt(-2.0f * std::log(u1));
+        const float theta = 2.0f * std::numbers::pi_v<float> * u2;
+        return static_cast<T>((lane & 1) == 0 ? r * std::cos(theta) : r * std::sin(theta));
+      });
+    }
+  });
+}
+
+void rand_impl(const Tensor& out, IntArrayRef, std::optional<Generator> generator,
+               std::optional<ScalarType>, std::optional<Layout>, std::optional<Device>,
+               std::optional<bool>) {
+  visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, double>) {
+      fill_random<T>(out, generator, 2, [](const PhiloxBlock& b, int lane) {
+        return unit_double(b[2 * lane], b[2 * lane + 1]);
+      });
+    } else if constexpr (std::is_floating_point_v<T> || is_reduced_float_v<T>) {
+      fill_random<T>(out, generator, 4, [](const PhiloxBlock& b, int lane) {
+        return static_cast<T>(std::min(uint32_to_unit_float(b[lane]), largest_below_one<T>()));
+      });
+    }
+  });
+}
+
+}  // namespace lz::cpu

@@ -1,0 +1,74 @@
+#include "eager_kernels/meta/factory_meta.h"
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace lz::meta {
+
+namespace {
+
+TensorMeta factory(std::string_view op, IntArrayRef size, ScalarType dtype,
+                   std::optional<Layout> layout, std::optional<Device> device,
+                   std::optional<bool> pin_memory) {
+  checked_numel(size, op);
+  LZ_CHECK(!layout || *layout == Layout::Strided, ValueError, "[", op,
+           "] layout: only strided tensors are supported");
+  LZ_CHECK(!pin_memory.value_or(false), NotImplementedError, "[", op,
+           "] pin_memory: pinned host memory arrives with the CUDA runtime");
+  return TensorMeta{SizeVec(size.begin(), size.end()), dtype, device.value_or(Device(DeviceType::CPU))};
+}
+
+}  // namespace
+
+TensorMeta empty(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                 std::optional<Device> device, std::optional<bool> pin_memory,
+                 std::optional<MemoryFormat>) {
+  return factory("empty", size, dtype.value_or(default_float_dtype()), layout, device, pin_memory);
+}
+
+TensorMeta filled(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                  std::optional<Device> device, std::optional<bool> pin_memory) {
+  return factory("zeros", size, dtype.value_or(default_float_dtype()), layout, device, pin_memory);
+}
+
+TensorMeta full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                std::optional<Layout> layout, std::optional<Device> device,
+                std::optional<bool> pin_memory) {
+  ScalarType t = fill_value.is_floating_point() ? default_float_dtype() : fill_value.type();
+  return factory("full", size, dtype.value_or(t), layout, device, pin_memory);
+}
+
+int64_t arange_length(const Scalar& start, const Scalar& end, const Scalar& step) {
+  const double s = start.to_double(), e = end.to_double(), st = step.to_double();
+  LZ_CHECK(std::isfinite(s) && std::isfinite(e), ValueError, "[arange] unsupported range: ", start,
+           " -> ", end, " (bounds must be finite)");
+  LZ_CHECK(st != 0, ValueError, "[arange] step: must be nonzero");
+  LZ_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), ValueError,
+           "[arange] upper bound and lower bound inconsistent with step sign (start ", start,
+           ", end ", end, ", step ", step, ")");
+  if (start.is_integral(true) && end.is_integral(true) && step.is_integral(true)) {
+    const int64_t si = start.to_long(), ei = end.to_long(), sti = step.to_long();
+    return sti > 0 ? (ei - si + sti - 1) / sti : (si - ei - sti - 1) / -sti;
+  }
+  return static_cast<int64_t>(std::ceil((e - s) / st));
+}
+
+TensorMeta arange(const Scalar& start, const Scalar& end, const Scalar& step,
+                  std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                  std::optional<Device> device, std::optional<bool> pin_memory) {
+  const bool any_float = start.is_floating_point() || end.is_floating_point() || step.is_floating_point();
+  const ScalarType t = dtype.value_or(any_float ? default_float_dtype() : ScalarType::Long);
+  const int64_t n = arange_length(start, end, step);
+  return factory("arange", {n}, t, layout, device, pin_memory);
+}
+
+TensorMeta random(IntArrayRef size, std::optional<Generator>, std::optional<ScalarType> dtype,
+                  std::optional<Layout> layout, std::optional<Device> device,
+                  std::optional<bool> pin_memory) {
+  const ScalarType t = dtype.value_or(default_float_dtype());
+  LZ_CHECK(is_floating_point(t), TypeError, "[randn] dtype: random sampling needs a floating dtype, got ", t);
+  return factory("randn", size, t, layout, device, pin_memory);
+}
+
+}  // namespace lz::meta

@@ -1,0 +1,34 @@
+// Meta functions of the factory operators: sizes, dtype and device from the
+// arguments (dtype defaults: float32; arange and full infer it from values).
+#pragma once
+
+#include <optional>
+
+#include "core/generator.h"
+#include "core/tensor.h"
+#include "core/tensor_meta.h"
+
+namespace lz::meta {
+
+TensorMeta empty(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                 std::optional<Device> device, std::optional<bool> pin_memory,
+                 std::optional<MemoryFormat> memory_format);
+// zeros / ones.
+TensorMeta filled(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                  std::optional<Device> device, std::optional<bool> pin_memory);
+TensorMeta full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                std::optional<Layout> layout, std::optional<Device> device,
+                std::optional<bool> pin_memory);
+TensorMeta arange(const Scalar& start, const Scalar& end, const Scalar& step,
+                  std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                  std::optional<Device> device, std::optional<bool> pin_memory);
+// randn / rand: floating dtypes only.
+TensorMeta random(IntArrayRef size, std::optional<Generator> generator,
+                  std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                  std::optional<Device> device, std::optional<bool> pin_memory);
+
+// Number of elements arange(start, end, step) produces; ValueError for a
+// zero step, a step pointing away from end, or non-finite bounds.
+int64_t arange_length(const Scalar& start, const Scalar& end, const Scalar& step);
+
+}  // namespace lz::meta

@@ -1,0 +1,73 @@
+// Copies, fills, conversions and reading a value back.
+#include "core/op_call.h"
+#include "core/op_registration.h"
+#include "core/ops_copy.h"
+#include "eager_kernels/cpu/compare_kernels.h"
+#include "eager_kernels/cpu/copy_kernels.h"
+#include "eager_kernels/meta/copy_meta.h"
+
+namespace lz {
+
+namespace {
+
+using OptFormat = std::optional<MemoryFormat>;
+
+Tensor zero_composite(const Tensor& self) {
+  Tensor s = self;
+  return s.fill_(0);
+}
+
+Tensor to_dtype_composite(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy, OptFormat) {
+  if (self.dtype() == dtype && !copy) return self;
+  return _to_copy(self, dtype, std::nullopt, non_blocking);
+}
+
+Tensor to_dtype_layout_composite(const Tensor& self, std::optional<ScalarType> dtype,
+                                 std::optional<Layout>, std::optional<Device> device,
+                                 std::optional<bool>, bool non_blocking, bool copy, OptFormat) {
+  const bool same = dtype.value_or(self.dtype()) == self.dtype() &&
+                    device.value_or(self.device()) == self.device();
+  if (same && !copy) return self;
+  return _to_copy(self, dtype, device, non_blocking);
+}
+
+Scalar item_composite(const Tensor& self) {
+  LZ_CHECK(self.defined(), ValueError, "[item] self: the tensor is undefined");
+  LZ_CHECK(self.numel() == 1, ValueError, "[item] a tensor with ", self.numel(),
+           " elements cannot be converted to a Scalar (shape ", shape_str(self.sizes()), ")");
+  return LZ_OP("_local_scalar_dense", Scalar(const Tensor&)).call(self);
+}
+
+}  // namespace
+
+LZ_LIBRARY(copy_ops) {
+  lib.def("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)")
+      .tags(Tag::Inplace)
+      .meta(&meta::copy_)
+      .kernel(DispatchKey::CPU, &cpu::copy_);
+  lib.def("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)")
+      .tags(Tag::Inplace)
+      .meta(&meta::fill_)
+      .kernel(DispatchKey::CPU, &cpu::fill_);
+  lib.def("zero_(Tensor(a!) self) -> Tensor(a!)").tags(Tag::Inplace).composite(&zero_composite);
+  lib.def("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor")
+      .meta(&meta::clone)
+      .kernel(DispatchKey::CPU, &cpu::clone);
+  lib.def("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+          "bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor")
+      .meta(&meta::to_copy)
+      .kernel(DispatchKey::CPU, &cpu::to_copy);
+  lib.def("to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, "
+          "MemoryFormat? memory_format=None) -> Tensor(a)")
+      .composite(&to_dtype_composite);
+  lib.def("to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, "
+          "Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, "
+          "MemoryFormat? memory_format=None) -> Tensor(a)")
+      .composite(&to_dtype_layout_composite);
+  lib.def("_local_scalar_dense(Tensor self) -> Scalar")
+      .tags(Tag::NonTensorResult)
+      .kernel(DispatchKey::CPU, &cpu::local_scalar_dense);
+  lib.def("item(Tensor self) -> Scalar").tags(Tag::NonTensorResult).composite(&item_composite);
+}
+
+}  // namespace lz

@@ -1,0 +1,19 @@
+// The main job until the fusion benchmark runner exists: compute a few
+// tensors with the public API and print them.
+#include <iostream>
+
+#include <lazuli/lazuli.h>
+
+int main() {
+  lz::manual_seed(0);
+  lz::Tensor x = lz::arange(6, lz::kFloat32).reshape({2, 3});
+  lz::Tensor b = lz::tensor({0.5f, -1.0f, 2.0f});
+  lz::Tensor y = lz::relu(x * 2 - b).exp();
+  std::cout << "x =\n" << x << "\n\n";
+  std::cout << "relu(x * 2 - b).exp() =\n" << y << "\n\n";
+  std::cout << "row sums: " << y.sum({1}) << "\n";
+  std::cout << "x.t() (a view, strides " << lz::shape_str(x.t().strides()) << "):\n" << x.t() << "\n";
+  std::cout << "int32 + 2.5 -> " << (lz::arange(3, lz::kInt32) + 2.5) << "\n";
+  std::cout << "randn: " << lz::randn({4}) << "\n";
+  return 0;
+}
