@@ -1,0 +1,81 @@
+// What one operator call costs before any arithmetic: the dispatcher, the
+// meta function, output allocation and the kernel launch on a 1-element
+// tensor. Run: ./build/bench/bench_dispatch
+#include <benchmark/benchmark.h>
+
+#include <lazuli/lazuli.h>
+
+#include "core/dispatcher.h"
+#include "core/op_registration.h"
+
+namespace {
+
+// A 1-element add through the full dispatcher: the number the foundation
+// issue asks for.
+void BM_EagerAdd1Element(benchmark::State& state) {
+  const lz::Tensor a = lz::ones({1}), b = lz::ones({1});
+  for (auto _ : state) benchmark::DoNotOptimize(lz::add(a, b));
+}
+BENCHMARK(BM_EagerAdd1Element);
+
+void BM_EagerAddInplace1Element(benchmark::State& state) {
+  lz::Tensor a = lz::ones({1});
+  const lz::Tensor b = lz::zeros({1});
+  for (auto _ : state) benchmark::DoNotOptimize(a.add_(b));
+}
+BENCHMARK(BM_EagerAddInplace1Element);
+
+// x + 2.5: wraps the number as a 0-dim tensor, then add.Tensor.
+void BM_EagerAddScalar1Element(benchmark::State& state) {
+  const lz::Tensor a = lz::ones({1});
+  for (auto _ : state) benchmark::DoNotOptimize(a + 2.5);
+}
+BENCHMARK(BM_EagerAddScalar1Element);
+
+// The same add through the boxed calling convention (what fallbacks use).
+void BM_BoxedAdd1Element(benchmark::State& state) {
+  const lz::OperatorHandle op = lz::Dispatcher::singleton().find_or_throw("add.Tensor");
+  const lz::Tensor a = lz::ones({1}), b = lz::ones({1});
+  lz::Stack stack;
+  for (auto _ : state) {
+    stack.clear();
+    stack.emplace_back(a);
+    stack.emplace_back(b);
+    stack.emplace_back(lz::Scalar(1));
+    op.call_boxed(&stack);
+    benchmark::DoNotOptimize(stack);
+  }
+}
+BENCHMARK(BM_BoxedAdd1Element);
+
+lz::Tensor identity_kernel(const lz::Tensor& self) { return self; }
+
+// Dispatch alone: key set, table lookup and an unboxed call of a kernel that
+// does nothing.
+void BM_DispatchOnly(benchmark::State& state) {
+  static lz::Library lib("bench");
+  static const lz::OperatorHandle op =
+      lib.def("bench::identity(Tensor self) -> Tensor").kernel(lz::DispatchKey::CPU, &identity_kernel).handle();
+  const auto typed = op.typed<lz::Tensor(const lz::Tensor&)>();
+  const lz::Tensor a = lz::ones({1});
+  for (auto _ : state) benchmark::DoNotOptimize(typed.call(a));
+}
+BENCHMARK(BM_DispatchOnly);
+
+// A cached 64-byte allocation and free (the output of a 1-element op).
+void BM_CpuAllocatorCachedBlock(benchmark::State& state) {
+  lz::Allocator* alloc = lz::get_allocator(lz::DeviceType::CPU);
+  for (auto _ : state) benchmark::DoNotOptimize(alloc->allocate(4, lz::Device(lz::DeviceType::CPU)));
+}
+BENCHMARK(BM_CpuAllocatorCachedBlock);
+
+// A 64 MiB buffer written once per iteration, reused from the cache.
+void BM_Fill64MiBReused(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(lz::zeros({16 << 20}));
+  state.SetBytesProcessed(state.iterations() * (int64_t{64} << 20));
+}
+BENCHMARK(BM_Fill64MiBReused)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
