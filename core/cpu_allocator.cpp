@@ -99,6 +99,10 @@ DataPtr CpuCachingAllocator::allocate(size_t nbytes, Device device) {
   LZ_INTERNAL_ASSERT(device.is_cpu(), "CPU allocator asked for ", device);
   if (nbytes == 0) return DataPtr(nullptr, 0, nullptr, nullptr, device);
   const size_t capacity = size_class(nbytes);
+  // Rounding a request near SIZE_MAX up to its class wraps around to a tiny
+  // capacity; no system could serve such a request anyway.
+  LZ_CHECK(capacity >= nbytes, OutOfMemoryError, "[allocate] CPU: cannot allocate ", nbytes,
+           " bytes (larger than the address space)");
   void* block = nullptr;
   {
     std::lock_guard<std::mutex> lock(state_->mutex);

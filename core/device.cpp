@@ -32,6 +32,9 @@ Device::Device(std::string_view spec) : type_(DeviceType::CPU), index_(0) {
     LZ_FAIL(ValueError, "Device: bad device string '", spec,
             "' (expected 'cpu', 'cuda' or 'cuda:N')");
   }
+  // Checked here as well as in Device(type, index) so the message names the string.
+  LZ_CHECK(index >= 0 && index < 1024, ValueError, "Device: bad device string '", spec,
+           "' (the index must be in [0, 1024))");
   *this = Device(type_, index);
 }
 

@@ -66,7 +66,10 @@ class IValue {
   IValue(Layout l) : v_(l) {}
   IValue(MemoryFormat m) : v_(m) {}
   IValue(Generator g) : v_(std::move(g)) {}
+  // Constrained so that optional<X> only converts when X itself boxes;
+  // otherwise every optional looks convertible (and streamable) to generic code.
   template <class T>
+    requires std::is_constructible_v<IValue, T>
   IValue(std::optional<T> o) {
     if (o) *this = IValue(std::move(*o));
   }

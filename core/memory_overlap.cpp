@@ -56,11 +56,15 @@ void check_no_internal_overlap(std::string_view op, std::string_view arg, const 
 
 void resize_tensor(const Tensor& t, IntArrayRef sizes) {
   TensorImpl* impl = t.unsafe_get_impl();
-  impl->set_sizes_contiguous(sizes);
+  // Validate and grow the storage before touching the geometry, so a failure
+  // (bad size, from_blob memory) leaves t as it was instead of pointing past
+  // the end of its storage.
+  const int64_t numel = checked_numel(sizes, "resize_");
   if (impl->has_storage()) {
-    const size_t needed = static_cast<size_t>(impl->storage_offset() + impl->numel()) * impl->itemsize();
+    const size_t needed = static_cast<size_t>(impl->storage_offset() + numel) * impl->itemsize();
     impl->storage()->resize(needed);
   }
+  impl->set_sizes_contiguous(sizes);
 }
 
 }  // namespace lz

@@ -4,8 +4,11 @@
 //   tensor([1, 2, 3], dtype=lz.int32)
 // Floats use fixed notation with 4 decimals, "1." when every value is whole,
 // and scientific notation when magnitudes span more than 1000x (or are tiny
-// or huge); columns are right-aligned to the widest value. Tensors with more
-// than 1000 elements show the first and last 3 entries of each long dim.
+// or huge); columns are right-aligned to the widest value (for floats, the
+// widest nonzero finite value: nan, inf and 0 never widen a column). Tensors
+// with more than 1000 elements show the first and last 3 entries of each
+// long dim. Suffixes (dtype=...) that would overflow 80 columns wrap to a
+// new line.
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -26,21 +29,19 @@ constexpr int64_t kLineWidth = 80;
 
 class Formatter {
  public:
-  Formatter(ScalarType dtype, const std::vector<double>& values) : dtype_(dtype) {
-    if (dtype == ScalarType::Bool) {
-      width_ = 4;
-      for (double v : values) width_ = std::max<int64_t>(width_, v != 0 ? 4 : 5);
-      return;
-    }
+  Formatter(ScalarType dtype, const std::vector<Scalar>& values) : dtype_(dtype) {
     if (!is_floating_point(dtype)) {
-      for (double v : values) width_ = std::max<int64_t>(width_, format(v).size());
+      for (const Scalar& v : values) width_ = std::max<int64_t>(width_, format(v).size());
       return;
     }
     double max_abs = 0, min_abs = 0;
     bool any = false;
     int_mode_ = true;
-    for (double v : values) {
+    std::vector<double> nonzero_finite;
+    for (const Scalar& s : values) {
+      const double v = s.to_double();
       if (!std::isfinite(v) || v == 0) continue;
+      nonzero_finite.push_back(v);
       const double a = std::fabs(v);
       max_abs = any ? std::max(max_abs, a) : a;
       min_abs = any ? std::min(min_abs, a) : a;
@@ -54,17 +55,18 @@ class Formatter {
         sci_mode_ = max_abs / min_abs > 1000.0 || max_abs > 1e8 || min_abs < 1e-4;
       }
     }
-    for (double v : values) width_ = std::max<int64_t>(width_, format(v).size());
+    // As in PyTorch, only nonzero finite values set the width.
+    for (double v : nonzero_finite) width_ = std::max<int64_t>(width_, format(Scalar(v)).size());
   }
 
   int64_t width() const { return width_; }
 
-  std::string format(double v) const {
+  std::string format(const Scalar& s) const {
+    // Integers print exactly (through a double, int64 beyond 2^53 would not).
+    if (!is_floating_point(dtype_)) return s.str();
     char buf[64];
-    if (dtype_ == ScalarType::Bool) return v != 0 ? "True" : "False";
-    if (!is_floating_point(dtype_)) {
-      std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));
-    } else if (std::isnan(v)) {
+    const double v = s.to_double();
+    if (std::isnan(v)) {
       return "nan";
     } else if (std::isinf(v)) {
       return v > 0 ? "inf" : "-inf";
@@ -78,7 +80,7 @@ class Formatter {
     return buf;
   }
 
-  std::string format_padded(double v) const {
+  std::string format_padded(const Scalar& v) const {
     std::string s = format(v);
     return std::string(width_ > static_cast<int64_t>(s.size()) ? width_ - s.size() : 0, ' ') + s;
   }
@@ -95,8 +97,8 @@ class Printer {
  public:
   Printer(const Tensor& t, bool summarize) : t_(t), summarize_(summarize) {}
 
-  std::vector<double> collect() {
-    std::vector<double> out;
+  std::vector<Scalar> collect() {
+    std::vector<Scalar> out;
     collect_dim(0, static_cast<const char*>(t_.data_ptr()), out);
     return out;
   }
@@ -120,12 +122,12 @@ class Printer {
     return idx;
   }
 
-  double value_at(const char* p) const { return load_scalar(p, t_.dtype()).to_double(); }
+  Scalar value_at(const char* p) const { return load_scalar(p, t_.dtype()); }
   const char* step(const char* p, int64_t d, int64_t i) const {
     return p + i * t_.strides()[d] * static_cast<int64_t>(t_.itemsize());
   }
 
-  void collect_dim(int64_t d, const char* p, std::vector<double>& out) const {
+  void collect_dim(int64_t d, const char* p, std::vector<Scalar>& out) const {
     if (d == t_.dim()) {
       out.push_back(value_at(p));
       return;
@@ -185,19 +187,39 @@ std::string Tensor::to_string() const {
   Tensor cpu = is_cpu() ? *this : _to_copy(*this, std::nullopt, Device(DeviceType::CPU));
   std::vector<std::string> suffixes;
   const std::string prefix = "tensor(";
+  const std::string dtype_suffix = "dtype=lz." + std::string(lz::to_string(dtype()));
+  // Suffix order as in PyTorch: device, size, dtype.
+  if (!device().is_cpu()) suffixes.push_back("device='" + device().str() + "'");
   std::string body;
   if (cpu.numel() == 0) {
     body = "[]";
     if (cpu.dim() != 1) suffixes.push_back("size=" + sizes_tuple(cpu.sizes()));
+    // No values show the dtype, so anything but the default float is named
+    // (int64 and bool included).
+    if (dtype() != default_float_dtype()) suffixes.push_back(dtype_suffix);
   } else {
     Printer printer(cpu, cpu.numel() > kThreshold);
     const Formatter f(cpu.dtype(), printer.collect());
     body = printer.render(f, static_cast<int64_t>(prefix.size()));
+    if (!has_default_dtype(dtype())) suffixes.push_back(dtype_suffix);
   }
-  if (!device().is_cpu()) suffixes.push_back("device='" + device().str() + "'");
-  if (!has_default_dtype(dtype())) suffixes.push_back("dtype=lz." + std::string(lz::to_string(dtype())));
+  // A suffix that would pass the line width goes on its own line, indented
+  // under the first value. PyTorch's length measure is kept, quirk and all:
+  // with no newline it counts the whole text plus 2.
   std::string out = prefix + body;
-  for (const std::string& s : suffixes) out += ", " + s;
+  const size_t newline = out.rfind('\n');
+  int64_t last_line = static_cast<int64_t>(out.size()) -
+                      (newline == std::string::npos ? -1 : static_cast<int64_t>(newline)) + 1;
+  for (const std::string& s : suffixes) {
+    const int64_t len = static_cast<int64_t>(s.size());
+    if (last_line + len + 2 > kLineWidth) {
+      out += ",\n" + std::string(prefix.size(), ' ') + s;
+      last_line = static_cast<int64_t>(prefix.size()) + len;
+    } else {
+      out += ", " + s;
+      last_line += len + 2;
+    }
+  }
   return out + ")";
 }
 

@@ -68,8 +68,12 @@ T Scalar::to() const {
   } else if constexpr (std::is_integral_v<T>) {
     if (kind_ == Kind::Double) {
       const double d = d_;
+      // int64's max rounds up to 2^63 as a double, which does not fit: the
+      // upper bound is inclusive only when the max is exact in a double.
+      constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
+      constexpr bool hi_exact = std::numeric_limits<T>::digits <= std::numeric_limits<double>::digits;
       if (!(d >= static_cast<double>(std::numeric_limits<T>::min()) &&
-            d <= static_cast<double>(std::numeric_limits<T>::max()))) {
+            (d < hi || (hi_exact && d == hi)))) {
         detail::throw_scalar_overflow(*this, scalar_type_of<T>);
       }
       return static_cast<T>(d);

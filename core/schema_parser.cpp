@@ -201,15 +201,12 @@ class SchemaParser {
   }
 
   // Parses a default value and checks it against the argument's type.
-  IValue parse_default(const SchemaType& type, size_t arg_pos) {
+  IValue parse_default(const SchemaType& type) {
     skip_space();
     const size_t start = pos_;
-    auto type_error = [&](std::string_view got) {
-      fail_at(start, "default value " + std::string(got) + " does not match type '" + type.str() + "'");
-    };
     const char c = peek();
     if (c == '[') {
-      if (!type.is_list) type_error("[...]");
+      if (!type.is_list) fail_default_type(start, type, "[...]");
       ++pos_;
       std::vector<int64_t> ints;
       std::vector<double> doubles;
@@ -224,7 +221,7 @@ class SchemaParser {
           } else if (type.base == BaseType::Bool && item.is_bool()) {
             bools.push_back(item.to_bool());
           } else {
-            type_error("element " + item.repr());
+            fail_default_type(start, type, "element " + item.repr());
           }
         } while (consume(','));
         expect(']');
@@ -237,35 +234,45 @@ class SchemaParser {
       if (type.base == BaseType::Int) return IValue(std::move(ints));
       if (type.base == BaseType::Float) return IValue(std::move(doubles));
       if (type.base == BaseType::Bool) return IValue(std::move(bools));
-      type_error("[...]");
+      fail_default_type(start, type, "[...]");
     }
     IValue value = parse_scalar_default();
     if (value.is_none()) {
-      if (!type.optional) type_error("None (the type is not optional)");
+      if (!type.optional) fail_default_type(start, type, "None (the type is not optional)");
       return value;
     }
     if (type.is_list) {
-      // int[2] stride=1 means [1, 1].
-      if (type.base == BaseType::Int && value.is_int() && type.list_size >= 0) {
-        return IValue(std::vector<int64_t>(static_cast<size_t>(type.list_size), value.to_int()));
+      // int[2] stride=1 means [1, 1]; PyTorch repeats a single value for
+      // every fixed-size list type (float[2] x=0.5, bool[3] m=True), not only int.
+      if (type.list_size >= 0) {
+        const size_t n = static_cast<size_t>(type.list_size);
+        if (type.base == BaseType::Int && value.is_int()) {
+          return IValue(std::vector<int64_t>(n, value.to_int()));
+        }
+        if (type.base == BaseType::Float && (value.is_double() || value.is_int())) {
+          return IValue(std::vector<double>(n, value.to_double()));
+        }
+        if (type.base == BaseType::Bool && value.is_bool()) {
+          return IValue(std::vector<bool>(n, value.to_bool()));
+        }
       }
-      type_error(value.repr());
+      fail_default_type(start, type, value.repr());
     }
     switch (type.base) {
       case BaseType::Int:
-        if (!value.is_int()) type_error(value.repr());
+        if (!value.is_int()) fail_default_type(start, type, value.repr());
         return value;
       case BaseType::Float:
-        if (!value.is_int() && !value.is_double()) type_error(value.repr());
+        if (!value.is_int() && !value.is_double()) fail_default_type(start, type, value.repr());
         return IValue(value.to_double());
       case BaseType::Scalar:
-        if (!value.is_scalar()) type_error(value.repr());
+        if (!value.is_scalar()) fail_default_type(start, type, value.repr());
         return value;
       case BaseType::Bool:
-        if (!value.is_bool()) type_error(value.repr());
+        if (!value.is_bool()) fail_default_type(start, type, value.repr());
         return value;
       case BaseType::Str:
-        if (!value.is_string()) type_error(value.repr());
+        if (!value.is_string()) fail_default_type(start, type, value.repr());
         return value;
       case BaseType::MemoryFormat:
       case BaseType::Layout:
@@ -274,13 +281,16 @@ class SchemaParser {
         if (value.tag() == IValue::Tag::String) {
           return parse_enum_word(type.base, std::string(value.to_string_view()), start);
         }
-        type_error(value.repr());
+        fail_default_type(start, type, value.repr());
       case BaseType::Tensor:
       case BaseType::Generator:
-        type_error(value.repr());
+        fail_default_type(start, type, value.repr());
     }
-    (void)arg_pos;
-    type_error(value.repr());
+    fail_default_type(start, type, value.repr());
+  }
+
+  [[noreturn]] void fail_default_type(size_t pos, const SchemaType& type, std::string_view got) const {
+    fail_at(pos, "default value " + std::string(got) + " does not match type '" + type.str() + "'");
   }
 
   // None, True, False, a number, a quoted string, or a bare word (kept as a
@@ -344,7 +354,7 @@ class SchemaParser {
       if (!names.insert(arg.name).second) fail_at(arg_start, "duplicate argument name '" + arg.name + "'");
       arg.kwarg_only = kwarg_only;
       if (consume('=')) {
-        arg.default_value = parse_default(arg.type, args.size());
+        arg.default_value = parse_default(arg.type);
         seen_default = true;
       } else if (seen_default && !kwarg_only) {
         fail_at(arg_start, "positional argument '" + arg.name +

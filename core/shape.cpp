@@ -38,9 +38,11 @@ SizeVec contiguous_strides(IntArrayRef sizes) {
 }
 
 bool is_contiguous(IntArrayRef sizes, IntArrayRef strides) {
+  // Empty tensors are contiguous whatever their strides: look for a 0 before
+  // checking any stride, not only once the walk reaches it.
+  if (std::find(sizes.begin(), sizes.end(), 0) != sizes.end()) return true;
   int64_t expected = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
-    if (sizes[i] == 0) return true;
     if (sizes[i] == 1) continue;
     if (strides[i] != expected) return false;
     expected *= sizes[i];
@@ -49,9 +51,12 @@ bool is_contiguous(IntArrayRef sizes, IntArrayRef strides) {
 }
 
 bool is_non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides) {
+  // Size-0 dims are skipped like size-1 ones (as in PyTorch): their stride
+  // never addresses anything, and counting them would make an empty
+  // contiguous tensor such as [2, 0] look overlapping.
   SizeVec order;
   for (size_t d = 0; d < sizes.size(); ++d) {
-    if (sizes[d] != 1) order.push_back(static_cast<int64_t>(d));
+    if (sizes[d] > 1) order.push_back(static_cast<int64_t>(d));
   }
   std::sort(order.begin(), order.end(),
             [&](int64_t a, int64_t b) { return strides[a] < strides[b]; });

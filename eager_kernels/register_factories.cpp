@@ -54,13 +54,13 @@ LZ_LIBRARY(factory_ops) {
          kFunctional)
       .tags(factory)
       .impl<&cpu::empty_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::filled>(
+  lib.def_structured<&meta::zeros>(
          "zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
          "bool? pin_memory=None) -> Tensor",
          kFunctional)
       .tags(factory)
       .impl<&cpu::zeros_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::filled>(
+  lib.def_structured<&meta::ones>(
          "ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
          "bool? pin_memory=None) -> Tensor",
          kFunctional)
@@ -78,13 +78,13 @@ LZ_LIBRARY(factory_ops) {
          kFunctional)
       .tags(factory)
       .impl<&cpu::arange_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::random>(
+  lib.def_structured<&meta::randn>(
          "randn(SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, "
          "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          kFunctional)
       .tags(random)
       .impl<&cpu::randn_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::random>(
+  lib.def_structured<&meta::rand>(
          "rand(SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, "
          "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          kFunctional)

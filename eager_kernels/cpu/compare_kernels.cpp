@@ -8,6 +8,7 @@
 #include "core/ops_views.h"
 #include "eager_kernels/cpu/dispatch_types.h"
 #include "eager_kernels/cpu/pointwise_kernels.h"
+#include "eager_kernels/meta/pointwise_meta.h"
 
 namespace lz::cpu {
 
@@ -21,6 +22,8 @@ Tensor dense_double(const Tensor& t, IntArrayRef sizes) {
 }  // namespace
 
 bool equal(const Tensor& self, const Tensor& other) {
+  meta::check_defined("equal", "self", self);
+  meta::check_defined("equal", "other", other);
   LZ_CHECK(self.device() == other.device(), DeviceError, "[equal] self is on ", self.device(),
            " but other is on ", other.device());
   if (self.sizes() != other.sizes()) return false;
@@ -39,6 +42,8 @@ bool equal(const Tensor& self, const Tensor& other) {
 }
 
 bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+  meta::check_defined("allclose", "self", self);
+  meta::check_defined("allclose", "other", other);
   LZ_CHECK(self.dtype() == other.dtype(), TypeError,
            "[allclose] expected both inputs to have the same dtype, got self ", self.dtype(),
            " and other ", other.dtype());

@@ -37,7 +37,10 @@ Tensor empty_like_layout(const Tensor& self, ScalarType dtype, Device device,
 
 }  // namespace
 
-Tensor copy_(const Tensor& self, const Tensor& src_in, bool) {
+Tensor copy_(const Tensor& self, const Tensor& src_in, bool non_blocking) {
+  // Argument checks (src broadcasts to self, self is not an expanded view):
+  // a plain kernel is not preceded by its meta function in eager mode.
+  meta::copy_(self, src_in, non_blocking);
   LZ_CHECK(self.is_cpu() && src_in.is_cpu(), NotImplementedError, "[copy_] copies between ",
            src_in.device(), " and ", self.device(), " are not supported yet");
   if (self.numel() == 0) return self;

@@ -1,6 +1,7 @@
 #include "eager_kernels/meta/factory_meta.h"
 
 #include <cmath>
+#include <limits>
 
 #include "core/error.h"
 
@@ -27,9 +28,14 @@ TensorMeta empty(IntArrayRef size, std::optional<ScalarType> dtype, std::optiona
   return factory("empty", size, dtype.value_or(default_float_dtype()), layout, device, pin_memory);
 }
 
-TensorMeta filled(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                  std::optional<Device> device, std::optional<bool> pin_memory) {
+TensorMeta zeros(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                 std::optional<Device> device, std::optional<bool> pin_memory) {
   return factory("zeros", size, dtype.value_or(default_float_dtype()), layout, device, pin_memory);
+}
+
+TensorMeta ones(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                std::optional<Device> device, std::optional<bool> pin_memory) {
+  return factory("ones", size, dtype.value_or(default_float_dtype()), layout, device, pin_memory);
 }
 
 TensorMeta full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,
@@ -51,7 +57,11 @@ int64_t arange_length(const Scalar& start, const Scalar& end, const Scalar& step
     const int64_t si = start.to_long(), ei = end.to_long(), sti = step.to_long();
     return sti > 0 ? (ei - si + sti - 1) / sti : (si - ei - sti - 1) / -sti;
   }
-  return static_cast<int64_t>(std::ceil((e - s) / st));
+  const double n = std::ceil((e - s) / st);
+  LZ_CHECK(n < static_cast<double>(std::numeric_limits<int64_t>::max()), ValueError,
+           "[arange] size: ", start, " -> ", end, " in steps of ", step, " gives ", n,
+           " elements, more than fit in int64");
+  return static_cast<int64_t>(n);
 }
 
 TensorMeta arange(const Scalar& start, const Scalar& end, const Scalar& step,
@@ -63,12 +73,28 @@ TensorMeta arange(const Scalar& start, const Scalar& end, const Scalar& step,
   return factory("arange", {n}, t, layout, device, pin_memory);
 }
 
-TensorMeta random(IntArrayRef size, std::optional<Generator>, std::optional<ScalarType> dtype,
+namespace {
+
+TensorMeta random(std::string_view op, IntArrayRef size, std::optional<ScalarType> dtype,
                   std::optional<Layout> layout, std::optional<Device> device,
                   std::optional<bool> pin_memory) {
   const ScalarType t = dtype.value_or(default_float_dtype());
-  LZ_CHECK(is_floating_point(t), TypeError, "[randn] dtype: random sampling needs a floating dtype, got ", t);
-  return factory("randn", size, t, layout, device, pin_memory);
+  LZ_CHECK(is_floating_point(t), TypeError, "[", op, "] dtype: random sampling needs a floating dtype, got ", t);
+  return factory(op, size, t, layout, device, pin_memory);
+}
+
+}  // namespace
+
+TensorMeta randn(IntArrayRef size, std::optional<Generator>, std::optional<ScalarType> dtype,
+                 std::optional<Layout> layout, std::optional<Device> device,
+                 std::optional<bool> pin_memory) {
+  return random("randn", size, dtype, layout, device, pin_memory);
+}
+
+TensorMeta rand(IntArrayRef size, std::optional<Generator>, std::optional<ScalarType> dtype,
+                std::optional<Layout> layout, std::optional<Device> device,
+                std::optional<bool> pin_memory) {
+  return random("rand", size, dtype, layout, device, pin_memory);
 }
 
 }  // namespace lz::meta

@@ -13,9 +13,10 @@ namespace lz::meta {
 TensorMeta empty(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                  std::optional<Device> device, std::optional<bool> pin_memory,
                  std::optional<MemoryFormat> memory_format);
-// zeros / ones.
-TensorMeta filled(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                  std::optional<Device> device, std::optional<bool> pin_memory);
+TensorMeta zeros(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                 std::optional<Device> device, std::optional<bool> pin_memory);
+TensorMeta ones(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                std::optional<Device> device, std::optional<bool> pin_memory);
 TensorMeta full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,
                 std::optional<Layout> layout, std::optional<Device> device,
                 std::optional<bool> pin_memory);
@@ -23,9 +24,12 @@ TensorMeta arange(const Scalar& start, const Scalar& end, const Scalar& step,
                   std::optional<ScalarType> dtype, std::optional<Layout> layout,
                   std::optional<Device> device, std::optional<bool> pin_memory);
 // randn / rand: floating dtypes only.
-TensorMeta random(IntArrayRef size, std::optional<Generator> generator,
-                  std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                  std::optional<Device> device, std::optional<bool> pin_memory);
+TensorMeta randn(IntArrayRef size, std::optional<Generator> generator,
+                 std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                 std::optional<Device> device, std::optional<bool> pin_memory);
+TensorMeta rand(IntArrayRef size, std::optional<Generator> generator,
+                std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                std::optional<Device> device, std::optional<bool> pin_memory);
 
 // Number of elements arange(start, end, step) produces; ValueError for a
 // zero step, a step pointing away from end, or non-finite bounds.
