@@ -237,13 +237,14 @@ DispatchKeySet stack_keys(const OperatorEntry& e, const Stack& stack) {
 }  // namespace
 
 void OperatorHandle::call_boxed(Stack* stack) const {
-  const DispatchKeySet ks = detail::effective_key_set(*entry_, stack_keys(*entry_, *stack));
-  detail::lookup_kernel(*entry_, ks).call_boxed(*this, ks, stack);
+  const DispatchKeySet argument_keys = stack_keys(*entry_, *stack);
+  const DispatchKeySet ks = detail::effective_key_set(*entry_, argument_keys);
+  detail::lookup_kernel(*entry_, ks, argument_keys).call_boxed(*this, ks, stack);
 }
 
 void OperatorHandle::redispatch_boxed(DispatchKeySet ks, Stack* stack) const {
   const DispatchKeySet masked = ks & entry_->dispatch_mask;
-  detail::lookup_kernel(*entry_, masked).call_boxed(*this, masked, stack);
+  detail::lookup_kernel(*entry_, masked, ks).call_boxed(*this, masked, stack);
 }
 
 std::string OperatorHandle::dump_dispatch_table() const {
@@ -272,9 +273,14 @@ std::string OperatorHandle::dump_dispatch_table() const {
 
 namespace detail {
 
-void report_missing_kernel(const OperatorEntry& e, DispatchKeySet ks) {
+void report_missing_kernel(const OperatorEntry& e, DispatchKeySet ks, DispatchKeySet argument_keys) {
   if (!e.registered) {
     LZ_FAIL(NotImplementedError, "[", e.name, "] this operator has been deregistered");
+  }
+  // Tensor arguments that carry no keys at all are undefined (default-constructed).
+  if (ks.empty() && argument_keys.empty() && !e.tensor_arguments.empty()) {
+    LZ_FAIL(ValueError, "[", e.name, "] ", e.schema.arguments()[e.tensor_arguments[0]].name,
+            ": expected a defined tensor, got an undefined one (default-constructed lz::Tensor)");
   }
   std::ostringstream available;
   bool first = true;
@@ -286,8 +292,8 @@ void report_missing_kernel(const OperatorEntry& e, DispatchKeySet ks) {
   }
   if (ks.empty()) {
     LZ_FAIL(NotImplementedError, "[", e.name,
-            "] no dispatch key to run: the arguments carry no backend (undefined tensors?), "
-            "or every key was excluded; kernels exist for: {",
+            "] no dispatch key to run: every key of the call (", argument_keys,
+            ") was excluded; kernels exist for: {",
             available.str(), "}");
   }
   LZ_FAIL(NotImplementedError, "[", e.name, "] has no kernel for dispatch key ", ks.highest(),

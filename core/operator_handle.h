@@ -69,7 +69,9 @@ class OperatorHandle {
 
 namespace detail {
 
-[[noreturn]] void report_missing_kernel(const OperatorEntry& e, DispatchKeySet ks);
+// Cold path of lookup_kernel: explains why nothing can run.
+[[noreturn]] void report_missing_kernel(const OperatorEntry& e, DispatchKeySet ks,
+                                        DispatchKeySet argument_keys);
 
 inline DispatchKeySet effective_key_set(const OperatorEntry& e, DispatchKeySet argument_keys) {
   const LocalDispatchKeySet& tls = tls_local_dispatch_key_set();
@@ -78,9 +80,10 @@ inline DispatchKeySet effective_key_set(const OperatorEntry& e, DispatchKeySet a
          e.dispatch_mask;
 }
 
-inline const KernelFunction& lookup_kernel(const OperatorEntry& e, DispatchKeySet ks) {
+inline const KernelFunction& lookup_kernel(const OperatorEntry& e, DispatchKeySet ks,
+                                           DispatchKeySet argument_keys) {
   const KernelFunction& k = e.dispatch_table[static_cast<size_t>(ks.highest())];
-  if (!k.valid()) [[unlikely]] report_missing_kernel(e, ks);
+  if (!k.valid()) [[unlikely]] report_missing_kernel(e, ks, argument_keys);
   return k;
 }
 
@@ -116,15 +119,15 @@ class TypedOperatorHandle<R(Args...)> : public OperatorHandle {
   explicit TypedOperatorHandle(const OperatorHandle& op) : OperatorHandle(op) {}
 
   R call(Args... args) const {
-    const DispatchKeySet ks =
-        detail::effective_key_set(*entry_, (DispatchKeySet() | ... | detail::keys_of(args)));
-    return detail::lookup_kernel(*entry_, ks).template call<R, Args...>(
-        *this, ks, std::forward<Args>(args)...);
+    const DispatchKeySet argument_keys = (DispatchKeySet() | ... | detail::keys_of(args));
+    const DispatchKeySet ks = detail::effective_key_set(*entry_, argument_keys);
+    return detail::lookup_kernel(*entry_, ks, argument_keys)
+        .template call<R, Args...>(*this, ks, std::forward<Args>(args)...);
   }
 
   R redispatch(DispatchKeySet ks, Args... args) const {
     const DispatchKeySet masked = ks & entry_->dispatch_mask;
-    return detail::lookup_kernel(*entry_, masked)
+    return detail::lookup_kernel(*entry_, masked, ks)
         .template call<R, Args...>(*this, masked, std::forward<Args>(args)...);
   }
 };

@@ -2,6 +2,7 @@
 // keeps its category (bool, integral, floating) for type promotion.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <ostream>
@@ -59,7 +60,18 @@ std::ostream& operator<<(std::ostream& os, const Scalar& s);
 
 namespace detail {
 [[noreturn]] void throw_scalar_overflow(const Scalar& s, ScalarType target);
+
+template <class T>
+constexpr double max_finite() {
+  if constexpr (std::is_same_v<T, Half>) {
+    return 65504.0;
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    return 3.3895313892515355e38;  // (2 - 2^-7) * 2^127
+  } else {
+    return static_cast<double>(std::numeric_limits<T>::max());
+  }
 }
+}  // namespace detail
 
 template <class T>
 T Scalar::to() const {
@@ -84,7 +96,12 @@ T Scalar::to() const {
     }
     return static_cast<T>(i_);
   } else {
-    return static_cast<T>(static_cast<float>(to_double()));
+    // Finite values beyond the type's range are an error, as in PyTorch
+    // (fill_(70000) on float16 would otherwise silently give inf).
+    const double d = to_double();
+    const double max = detail::max_finite<T>();
+    if (std::isfinite(d) && (d > max || d < -max)) detail::throw_scalar_overflow(*this, scalar_type_of<T>);
+    return static_cast<T>(static_cast<float>(d));
   }
 }
 

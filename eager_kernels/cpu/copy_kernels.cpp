@@ -70,6 +70,7 @@ Tensor copy_(const Tensor& self, const Tensor& src_in, bool non_blocking) {
 }
 
 Tensor fill_(const Tensor& self, const Scalar& value) {
+  meta::fill_(self, value);
   visit_dtype(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = value.to<T>();
@@ -81,6 +82,7 @@ Tensor fill_(const Tensor& self, const Scalar& value) {
 }
 
 Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format) {
+  meta::clone(self, memory_format);
   Tensor out = empty_like_layout(self, self.dtype(), self.device(), memory_format);
   return copy_(out, self, false);
 }

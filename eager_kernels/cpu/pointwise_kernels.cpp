@@ -102,7 +102,14 @@ void exp_impl(const Tensor& out, const Tensor& self) {
 
 void relu_impl(const Tensor& out, const Tensor& self) {
   // `x < 0 ? 0 : x` keeps NaN (like clamp_min), where `x > 0 ? x : 0` would not.
-  unary_same_type(out, self, [](auto x) { return x < 0 ? decltype(x)(0) : x; });
+  // (The meta function rejects bool, which has no sign.)
+  unary_same_type(out, self, [](auto x) {
+    if constexpr (std::is_same_v<decltype(x), bool>) {
+      return x;
+    } else {
+      return x < 0 ? decltype(x)(0) : x;
+    }
+  });
 }
 
 }  // namespace lz::cpu

@@ -55,7 +55,12 @@ int64_t arange_length(const Scalar& start, const Scalar& end, const Scalar& step
            ", end ", end, ", step ", step, ")");
   if (start.is_integral(true) && end.is_integral(true) && step.is_integral(true)) {
     const int64_t si = start.to_long(), ei = end.to_long(), sti = step.to_long();
-    return sti > 0 ? (ei - si + sti - 1) / sti : (si - ei - sti - 1) / -sti;
+    // In 128 bits: the distance between two int64 bounds can exceed int64.
+    const __int128 span = static_cast<__int128>(ei) - si;
+    const __int128 n = sti > 0 ? (span + sti - 1) / sti : (-span - sti - 1) / -static_cast<__int128>(sti);
+    LZ_CHECK(n <= std::numeric_limits<int64_t>::max(), ValueError, "[arange] ", start, " -> ", end,
+             " with step ", step, " has more elements than fit in int64");
+    return static_cast<int64_t>(n);
   }
   const double n = std::ceil((e - s) / st);
   LZ_CHECK(n < static_cast<double>(std::numeric_limits<int64_t>::max()), ValueError,

@@ -77,8 +77,22 @@ TEST_CASE("Scalar::to range-checks integral targets", "[core]") {
   // 2^63 is one past int64's maximum (and is what that maximum rounds to as a double).
   CHECK_THROWS_AS(Scalar(std::ldexp(1.0, 63)).to<int64_t>(), ValueError);
   CHECK_THROWS_AS(Scalar(std::ldexp(1.0, 63)).to_long(), ValueError);
-  // Floating targets do not range-check: 1e300 is inf in float.
-  CHECK(std::isinf(Scalar(1e300).to<float>()));
+}
+
+TEST_CASE("Scalar::to range-checks finite values for floating targets", "[core]") {
+  // As in PyTorch: a finite value beyond the type's range is an error, while
+  // inf and NaN convert as they are.
+  CHECK_THROWS_AS(Scalar(1e300).to<float>(), ValueError);
+  CHECK_THROWS_WITH(Scalar(70000.0).to<Half>(), Catch::Contains("cannot be converted to float16"));
+  CHECK_THROWS_AS(Scalar(-65520.0).to<Half>(), ValueError);
+  CHECK(static_cast<float>(Scalar(65504.0).to<Half>()) == 65504.0f);
+  CHECK_THROWS_AS(Scalar(1e39).to<BFloat16>(), ValueError);
+  CHECK(static_cast<float>(Scalar(3.0e38).to<BFloat16>()) > 2.9e38f);
+  const double inf = std::numeric_limits<double>::infinity();
+  CHECK(std::isinf(Scalar(inf).to<float>()));
+  CHECK(std::isinf(static_cast<float>(Scalar(-inf).to<Half>())));
+  CHECK(std::isnan(static_cast<float>(Scalar(std::nan("")).to<BFloat16>())));
+  CHECK(Scalar(1e300).to<double>() == 1e300);
 }
 
 TEST_CASE("Scalar::str is Python-like and round-trips", "[core]") {

@@ -199,3 +199,13 @@ TEST_CASE("typed redispatch continues below the current key", "[dispatcher]") {
   t.typed.redispatch(DispatchKeySet::below(DispatchKey::TestingOnlyBackend) & both.key_set(), both);
   CHECK(call_log().calls == std::vector<std::string>{"CPU"});
 }
+
+TEST_CASE("undefined tensor arguments are a ValueError naming the argument", "[dispatcher]") {
+  TestOp t;
+  const Tensor undefined;
+  REQUIRE_THROWS_AS(t.typed.call(undefined), ValueError);
+  REQUIRE_THROWS_WITH(t.typed.call(undefined), Catch::Contains("[test::ident] self: expected a defined tensor"));
+  REQUIRE_THROWS_WITH(lz::neg(undefined), Catch::Contains("[neg] self: expected a defined tensor"));
+  Stack stack{IValue(undefined)};
+  REQUIRE_THROWS_AS(t.op.call_boxed(&stack), ValueError);
+}

@@ -81,10 +81,12 @@ TEST_CASE("derived schemas follow PyTorch's naming", "[dispatcher]") {
 TEST_CASE("a functional kernel gets generated in-place and out= wrappers", "[dispatcher]") {
   call_log().calls.clear();
   Library lib("generated");
-  OperatorHandle scale = lib.def("test::scale(Tensor self, Scalar factor) -> Tensor", Variants::InplaceAndOut)
-                             .tags(Tag::Pointwise)
-                             .kernel(DispatchKey::CPU, &scale_cpu)
-                             .handle();
+  const OperatorHandle scale =
+      lib.def("test::scale(Tensor self, Scalar factor) -> Tensor", Variants::InplaceAndOut)
+          .tags(Tag::Pointwise)
+          .kernel(DispatchKey::CPU, &scale_cpu)
+          .handle();
+  CHECK(scale.inplace_variant()->name() == "test::scale_");
   OperatorHandle scale_ = Dispatcher::singleton().find_or_throw("test::scale_");
   OperatorHandle scale_out = Dispatcher::singleton().find_or_throw("test::scale.out");
   CHECK(scale_.schema().str() == "test::scale_(Tensor(a!) self, Scalar factor) -> Tensor(a!)");

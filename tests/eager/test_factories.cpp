@@ -3,6 +3,8 @@
 #include "test_util.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 using namespace lz;
@@ -57,6 +59,12 @@ TEST_CASE("zeros ones and empty", "[eager][factories]") {
     REQUIRE_THROWS_WITH(lz::empty({-2}), Catch::Contains("[empty]"));
     CHECK_THROWS_AS(lz::ones({-3}), ValueError);
     CHECK_THROWS_AS(lz::full({-1}, 1.0), ValueError);
+  }
+  SECTION("fill values the dtype cannot hold") {
+    CHECK_THROWS_WITH(lz::full({2}, 70000.0, lz::kFloat16), Catch::Contains("70000") && Catch::Contains("float16"));
+    CHECK_THROWS_AS(lz::full({2}, 300, lz::kUInt8), ValueError);
+    CHECK_THROWS_AS(lz::zeros({2}, lz::kFloat16).fill_(1e5), ValueError);
+    CHECK(std::isinf(lz::full({1}, std::numeric_limits<double>::infinity(), lz::kFloat16).item<float>()));
   }
 }
 
