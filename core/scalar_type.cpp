@@ -8,7 +8,7 @@ namespace {
 
 int index_of(ScalarType t) {
   const int i = static_cast<int>(t);
-  LZ_CHECK(i >= 0 && i < kNumScalarTypes, TypeError, "invalid dtype (enum value ", i, ")");
+  if (i < 0 || i >= kNumScalarTypes) detail::throw_invalid_dtype(t);
   return i;
 }
 
@@ -22,6 +22,12 @@ Category category(ScalarType t) {
 
 }  // namespace
 
+namespace detail {
+void throw_invalid_dtype(ScalarType t) {
+  LZ_FAIL(TypeError, "invalid dtype (enum value ", static_cast<int>(t), ")");
+}
+}  // namespace detail
+
 std::string_view to_string(ScalarType t) {
   static constexpr std::string_view kNames[] = {
 #define LZ_NAME_ENTRY(cpp, name, str) #str,
@@ -34,14 +40,6 @@ std::string_view to_string(ScalarType t) {
 
 std::ostream& operator<<(std::ostream& os, ScalarType t) { return os << to_string(t); }
 
-size_t element_size(ScalarType t) {
-  static constexpr size_t kSizes[] = {
-#define LZ_SIZE_ENTRY(cpp, name, str) sizeof(cpp),
-      LZ_FORALL_SCALAR_TYPES(LZ_SIZE_ENTRY)
-#undef LZ_SIZE_ENTRY
-  };
-  return kSizes[index_of(t)];
-}
 
 bool is_floating_point(ScalarType t) {
   return t == ScalarType::Half || t == ScalarType::BFloat16 || t == ScalarType::Float ||

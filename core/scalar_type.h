@@ -50,7 +50,20 @@ inline constexpr ScalarType kDouble = ScalarType::Double;
 std::string_view to_string(ScalarType t);
 std::ostream& operator<<(std::ostream& os, ScalarType t);
 
-size_t element_size(ScalarType t);
+namespace detail {
+[[noreturn]] void throw_invalid_dtype(ScalarType t);
+}
+
+inline size_t element_size(ScalarType t) {
+  static constexpr size_t kSizes[] = {
+#define LZ_SIZE_ENTRY(cpp, name, str) sizeof(cpp),
+      LZ_FORALL_SCALAR_TYPES(LZ_SIZE_ENTRY)
+#undef LZ_SIZE_ENTRY
+  };
+  const auto i = static_cast<unsigned>(t);
+  if (i >= static_cast<unsigned>(kNumScalarTypes)) [[unlikely]] detail::throw_invalid_dtype(t);
+  return kSizes[i];
+}
 bool is_floating_point(ScalarType t);
 // Integral types; bool counts only when include_bool is set (as in c10::isIntegralType).
 bool is_integral(ScalarType t, bool include_bool);

@@ -12,19 +12,6 @@ namespace lz::cpu {
 
 namespace {
 
-// A converting cast: 16-bit floats go through float, and a bool is
-// `value != 0` (so 0.5 -> true, as in PyTorch).
-template <class To, class From>
-To convert(From v) {
-  if constexpr (std::is_same_v<To, bool>) {
-    return static_cast<opmath_t<From>>(v) != opmath_t<From>(0);
-  } else if constexpr (is_reduced_float_v<From> || is_reduced_float_v<To>) {
-    return static_cast<To>(static_cast<float>(v));
-  } else {
-    return static_cast<To>(v);
-  }
-}
-
 // Allocates like `self`: its dense stride order when it has one, else contiguous.
 Tensor empty_like_layout(const Tensor& self, ScalarType dtype, Device device,
                          std::optional<MemoryFormat> memory_format) {
@@ -61,7 +48,7 @@ Tensor copy_(const Tensor& self, const Tensor& src_in, bool non_blocking) {
       using To = typename decltype(to_tag)::type;
       visit_dtype(src.dtype(), [&](auto from_tag) {
         using From = typename decltype(from_tag)::type;
-        cpu_kernel<To, From>(iter, [](From v) { return convert<To>(v); });
+        cpu_kernel<To, From>(iter, [](From v) { return convert_element<To>(v); });
       });
     });
   }

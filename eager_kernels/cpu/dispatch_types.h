@@ -40,4 +40,17 @@ using opmath_t =
 template <class T>
 inline constexpr bool is_reduced_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
+// The element conversion of copy_ and dtype casts: 16-bit floats go through
+// float, and a bool is `value != 0` (so 0.5 -> true, as in PyTorch).
+template <class To, class From>
+To convert_element(From v) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return static_cast<opmath_t<From>>(v) != opmath_t<From>(0);
+  } else if constexpr (is_reduced_float_v<From> || is_reduced_float_v<To>) {
+    return static_cast<To>(static_cast<float>(v));
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
 }  // namespace lz::cpu

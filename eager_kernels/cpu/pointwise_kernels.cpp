@@ -2,7 +2,8 @@
 
 #include <cmath>
 
-#include "core/ops_copy.h"
+#include "core/empty_tensor.h"
+#include "eager_kernels/cpu/copy_kernels.h"
 #include "eager_kernels/cpu/dispatch_types.h"
 #include "eager_kernels/cpu/loops.h"
 
@@ -27,33 +28,61 @@ compute_t<T> scalar_as(const Scalar& s) {
   }
 }
 
-// out = self + alpha * other, in out's dtype.
-void add_with_alpha(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  const TensorIterator iter(out, {cast_to(self, out.dtype()), cast_to(other, out.dtype())});
-  visit_dtype(out.dtype(), [&](auto tag) {
+// The single element of a one-element CPU tensor, converted to T.
+template <class T>
+T read_as(const Tensor& t) {
+  return visit_dtype(t.dtype(), [&](auto tag) {
+    using From = typename decltype(tag)::type;
+    return convert_element<T>(*static_cast<const From*>(t.data_ptr()));
+  });
+}
+
+// out = op(self, other), computed in compute_t<T> for out's dtype T; make_op(tag)
+// builds op for that T. A one-element operand (a wrapped C++ number, a 0-dim
+// tensor) is read once as a value instead of being converted into a tensor.
+template <class MakeOp>
+void binary_kernel(const Tensor& out, const Tensor& self, const Tensor& other, MakeOp make_op) {
+  const ScalarType dtype = out.dtype();
+  visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
-    const C a = scalar_as<T>(alpha);
-    if constexpr (std::is_same_v<T, bool>) {
-      cpu_kernel<T, T, T>(iter, [a](T x, T y) -> T { return x || (a && y); });
+    const auto op = make_op(tag);
+    if (other.numel() == 1) {
+      const C b = static_cast<C>(read_as<T>(other));
+      cpu_kernel<T, T>(TensorIterator(out, {cast_to(self, dtype)}),
+                       [=](T x) -> T { return static_cast<T>(op(static_cast<C>(x), b)); });
+    } else if (self.numel() == 1) {
+      const C a = static_cast<C>(read_as<T>(self));
+      cpu_kernel<T, T>(TensorIterator(out, {cast_to(other, dtype)}),
+                       [=](T y) -> T { return static_cast<T>(op(a, static_cast<C>(y))); });
     } else {
-      cpu_kernel<T, T, T>(iter, [a](T x, T y) -> T {
-        return static_cast<T>(static_cast<C>(x) + a * static_cast<C>(y));
-      });
+      cpu_kernel<T, T, T>(TensorIterator(out, {cast_to(self, dtype), cast_to(other, dtype)}),
+                          [=](T x, T y) -> T {
+                            return static_cast<T>(op(static_cast<C>(x), static_cast<C>(y)));
+                          });
     }
   });
 }
 
+// out = self + alpha * other (bool: self or (alpha and other)).
+void add_with_alpha(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  binary_kernel(out, self, other, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const compute_t<T> a = scalar_as<T>(alpha);
+    return [a](auto x, auto y) {
+      if constexpr (std::is_same_v<T, bool>) {
+        return x || (a && y);
+      } else {
+        return x + a * y;
+      }
+    };
+  });
+}
+
+// A binary op whose computation does not depend on the dtype.
 template <class Op>
 void binary_same_type(const Tensor& out, const Tensor& self, const Tensor& other, Op op) {
-  const TensorIterator iter(out, {cast_to(self, out.dtype()), cast_to(other, out.dtype())});
-  visit_dtype(out.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = compute_t<T>;
-    cpu_kernel<T, T, T>(iter, [op](T x, T y) -> T {
-      return static_cast<T>(op(static_cast<C>(x), static_cast<C>(y)));
-    });
-  });
+  binary_kernel(out, self, other, [op](auto) { return op; });
 }
 
 template <class Op>
@@ -69,7 +98,11 @@ void unary_same_type(const Tensor& out, const Tensor& self, Op op) {
 }  // namespace
 
 Tensor cast_to(const Tensor& t, ScalarType dtype) {
-  return t.dtype() == dtype ? t : _to_copy(t, dtype);
+  if (t.dtype() == dtype) return t;
+  // Already on the CPU backend: convert with the CPU copy kernel directly
+  // (x + 2.5 converts its wrapped scalar on every call).
+  Tensor converted = empty_tensor(t.sizes(), dtype, t.device());
+  return copy_(converted, t, /*non_blocking=*/false);
 }
 
 void add_impl(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {

@@ -15,7 +15,7 @@ void neg_impl(const Tensor& out, const Tensor& self);
 void exp_impl(const Tensor& out, const Tensor& self);
 void relu_impl(const Tensor& out, const Tensor& self);
 
-// `t` converted to `dtype` (itself when it already is).
+// `t` (a CPU tensor) converted to `dtype`, contiguous; itself when it already has that dtype.
 Tensor cast_to(const Tensor& t, ScalarType dtype);
 
 }  // namespace lz::cpu

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <vector>
 
 namespace lz::cpu {
 
@@ -17,6 +16,24 @@ TensorIterator::TensorIterator(const Tensor& out, std::initializer_list<Tensor> 
   const IntArrayRef shape = out.sizes();
   const int nd = static_cast<int>(shape.size());
   numel_ = out.numel();
+
+  // Fast path for the common case: a contiguous output and inputs that are
+  // either contiguous with the same shape or a single broadcast element.
+  bool flat = out.is_contiguous();
+  for (int k = 1; k < noperands_ && flat; ++k) {
+    const Tensor& t = *operands[k];
+    flat = t.numel() == 1 || (t.is_contiguous() && t.sizes() == shape);
+  }
+  if (flat) {
+    shape_.assign(1, numel_);
+    for (int k = 0; k < noperands_; ++k) {
+      const Tensor& t = *operands[k];
+      const bool broadcast = k > 0 && t.numel() == 1 && numel_ != 1;
+      strides_[k].assign(1, broadcast ? 0 : static_cast<int64_t>(t.itemsize()));
+      data_[k] = numel_ == 0 ? nullptr : static_cast<char*>(t.data_ptr());
+    }
+    return;
+  }
 
   // Byte strides of every operand against the output's shape (0 where broadcast).
   std::array<SizeVec, kMaxOperands> strides;
@@ -35,7 +52,7 @@ TensorIterator::TensorIterator(const Tensor& out, std::initializer_list<Tensor> 
 
   // Order dims outermost-first by the operands' strides (output first), so
   // a transposed output is still written in memory order.
-  std::vector<int> perm(nd);
+  absl::InlinedVector<int, 6> perm(nd);
   std::iota(perm.begin(), perm.end(), 0);
   auto is_outer = [&](int a, int b) {  // should dim a come before dim b?
     for (int op = 0; op < noperands_; ++op) {
