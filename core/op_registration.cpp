@@ -66,8 +66,6 @@ namespace detail {
 
 namespace {
 
-TensorMeta meta_of(const Tensor& t) { return TensorMeta{SizeVec(t.sizes().begin(), t.sizes().end()), t.dtype(), t.device()}; }
-
 // Calls the functional operator's own kernel for `key` on the stack.
 void call_functional_at(const OperatorHandle& functional, DispatchKey key, DispatchKeySet ks,
                         Stack* stack) {

@@ -12,6 +12,8 @@
 
 namespace lz {
 
+class Tensor;
+
 struct TensorMeta {
   SizeVec sizes;
   ScalarType dtype = ScalarType::Float;
@@ -21,6 +23,9 @@ struct TensorMeta {
 };
 
 using MetaList = absl::InlinedVector<TensorMeta, 2>;
+
+// The meta of an existing tensor (its sizes, dtype and device).
+TensorMeta meta_of(const Tensor& t);
 
 std::ostream& operator<<(std::ostream& os, const TensorMeta& m);
 

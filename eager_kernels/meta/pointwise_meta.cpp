@@ -9,10 +9,6 @@ void check_defined(std::string_view op, std::string_view arg, const Tensor& t) {
   LZ_CHECK(t.defined(), ValueError, "[", op, "] ", arg, ": expected a defined tensor, got an undefined one");
 }
 
-TensorMeta meta_of(const Tensor& t) {
-  return TensorMeta{SizeVec(t.sizes().begin(), t.sizes().end()), t.dtype(), t.device()};
-}
-
 TensorMeta binary(std::string_view op, const Tensor& self, const Tensor& other) {
   check_defined(op, "self", self);
   check_defined(op, "other", other);

@@ -26,6 +26,5 @@ TensorMeta relu(const Tensor& self);
 
 // Shared argument checks.
 void check_defined(std::string_view op, std::string_view arg, const Tensor& t);
-TensorMeta meta_of(const Tensor& t);
 
 }  // namespace lz::meta
