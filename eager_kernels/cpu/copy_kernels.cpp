@@ -6,6 +6,7 @@
 #include "core/memory_overlap.h"
 #include "eager_kernels/cpu/dispatch_types.h"
 #include "eager_kernels/cpu/loops.h"
+#include "eager_kernels/cpu/streaming_store.h"
 #include "eager_kernels/meta/copy_meta.h"
 
 namespace lz::cpu {
@@ -20,6 +21,19 @@ Tensor empty_like_layout(const Tensor& self, ScalarType dtype, Device device,
     return empty_strided_tensor(self.sizes(), self.strides(), dtype, device);
   }
   return empty_tensor(self.sizes(), dtype, device);
+}
+
+// A parallel memcpy; large copies bypass the cache like large kernel outputs.
+void copy_bytes(char* dst, const char* src, int64_t bytes) {
+  const bool streaming = bytes >= kStreamingStoreBytes;
+  parallel_for(0, bytes, TensorIterator::kGrainSize * 16, [&](int64_t b, int64_t e) {
+    if (streaming) {
+      streaming_copy(dst + b, src + b, static_cast<size_t>(e - b));
+      streaming_store_fence();
+    } else {
+      std::memcpy(dst + b, src + b, static_cast<size_t>(e - b));
+    }
+  });
 }
 
 }  // namespace
@@ -41,7 +55,8 @@ Tensor copy_(const Tensor& self, const Tensor& src_in, bool non_blocking) {
 
   if (self.dtype() == src.dtype() && self.is_contiguous() && src.is_contiguous() &&
       self.sizes() == src.sizes()) {
-    std::memcpy(self.data_ptr(), src.data_ptr(), self.nbytes());
+    copy_bytes(static_cast<char*>(self.data_ptr()), static_cast<const char*>(src.data_ptr()),
+               static_cast<int64_t>(self.nbytes()));
   } else {
     const TensorIterator iter(self, {src});
     visit_dtype(self.dtype(), [&](auto to_tag) {

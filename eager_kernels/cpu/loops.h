@@ -1,18 +1,25 @@
 // Element-wise inner loops over a TensorIterator:
 //   cpu_kernel<float, float, float>(iter, [](float a, float b) { return a + b; });
 // The first template argument is the output's element type, the rest the
-// inputs'. Rows where every operand is contiguous get a plain indexed loop
-// the compiler vectorises; a broadcast (stride-0) input in an otherwise
-// contiguous row is read once per row; anything else takes the strided loop.
+// inputs'. Rows where every operand is contiguous run a plain indexed loop
+// compiled for AVX-512, AVX2 and baseline x86-64 (picked at run time), so the
+// compiler vectorises it for the best ISA the CPU has; large outputs are
+// written with non-temporal stores. A broadcast (stride-0) input in an
+// otherwise contiguous row is read once per row; anything else takes the
+// strided loop.
 #pragma once
 
 #include <cstdint>
 #include <tuple>
 #include <utility>
 
+#include "eager_kernels/cpu/streaming_store.h"
 #include "eager_kernels/cpu/tensor_iterator.h"
 
 namespace lz::cpu {
+
+// Clones of a hot loop for each ISA level, chosen once at load time.
+#define LZ_CPU_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 
 namespace detail {
 
@@ -21,15 +28,40 @@ inline T load(const char* base, int64_t stride, int64_t i) {
   return *reinterpret_cast<const T*>(base + i * stride);
 }
 
+template <class Out, class F, class... In>
+LZ_CPU_CLONES void contiguous_row(Out* out, int64_t n, const F& f, const In*... in) {
+  for (int64_t i = 0; i < n; ++i) out[i] = f(in[i]...);
+}
+
+// The same, through an L1-sized buffer flushed with non-temporal stores:
+// the output's cache lines are never read, saving a third of the traffic of
+// a large binary op.
+template <class Out, class F, class... In>
+void contiguous_row_streaming(Out* out, int64_t n, const F& f, const In*... in) {
+  constexpr int64_t kBlock = 4096 / sizeof(Out);
+  alignas(64) Out buffer[kBlock];
+  for (int64_t i = 0; i < n; i += kBlock) {
+    const int64_t m = std::min(kBlock, n - i);
+    contiguous_row(buffer, m, f, (in + i)...);
+    streaming_copy(out + i, buffer, static_cast<size_t>(m) * sizeof(Out));
+  }
+  // Streaming stores are weakly ordered: fence them on the thread that made
+  // them, before the pool reports the chunk done.
+  streaming_store_fence();
+}
+
 template <class Out, class... In, class F, size_t... I>
 inline void elementwise_row(char** data, const int64_t* strides, int64_t n, const F& f,
-                            std::index_sequence<I...>) {
+                            bool streaming, std::index_sequence<I...>) {
   constexpr size_t kInputs = sizeof...(In);
   Out* out = reinterpret_cast<Out*>(data[0]);
   const bool out_contiguous = strides[0] == static_cast<int64_t>(sizeof(Out));
   if (out_contiguous && ((strides[I + 1] == static_cast<int64_t>(sizeof(In))) && ...)) {
-    const std::tuple<const In*...> in{reinterpret_cast<const In*>(data[I + 1])...};
-    for (int64_t i = 0; i < n; ++i) out[i] = f(std::get<I>(in)[i]...);
+    if (streaming) {
+      contiguous_row_streaming(out, n, f, reinterpret_cast<const In*>(data[I + 1])...);
+    } else {
+      contiguous_row(out, n, f, reinterpret_cast<const In*>(data[I + 1])...);
+    }
     return;
   }
   if constexpr (kInputs == 1) {
@@ -44,14 +76,12 @@ inline void elementwise_row(char** data, const int64_t* strides, int64_t n, cons
     using B = std::tuple_element_t<1, std::tuple<In...>>;
     if (out_contiguous && strides[1] == 0 && strides[2] == static_cast<int64_t>(sizeof(B))) {
       const A a = *reinterpret_cast<const A*>(data[1]);
-      const B* b = reinterpret_cast<const B*>(data[2]);
-      for (int64_t i = 0; i < n; ++i) out[i] = f(a, b[i]);
+      contiguous_row(out, n, [&](B b) { return f(a, b); }, reinterpret_cast<const B*>(data[2]));
       return;
     }
     if (out_contiguous && strides[2] == 0 && strides[1] == static_cast<int64_t>(sizeof(A))) {
-      const A* a = reinterpret_cast<const A*>(data[1]);
       const B b = *reinterpret_cast<const B*>(data[2]);
-      for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b);
+      contiguous_row(out, n, [&](A a) { return f(a, b); }, reinterpret_cast<const A*>(data[1]));
       return;
     }
   }
@@ -67,8 +97,10 @@ template <class Out, class... In, class F>
 void cpu_kernel(const TensorIterator& iter, const F& f) {
   LZ_INTERNAL_ASSERT(iter.noperands() == 1 + static_cast<int>(sizeof...(In)),
                      "cpu_kernel: operand count does not match the kernel");
+  const bool streaming = iter.output_nbytes() >= kStreamingStoreBytes;
   iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    detail::elementwise_row<Out, In...>(data, strides, n, f, std::index_sequence_for<In...>());
+    detail::elementwise_row<Out, In...>(data, strides, n, f, streaming,
+                                        std::index_sequence_for<In...>());
   });
 }
 

@@ -16,6 +16,7 @@ TensorIterator::TensorIterator(const Tensor& out, std::initializer_list<Tensor> 
   const IntArrayRef shape = out.sizes();
   const int nd = static_cast<int>(shape.size());
   numel_ = out.numel();
+  output_nbytes_ = numel_ * static_cast<int64_t>(out.itemsize());
 
   // Fast path for the common case: a contiguous output and inputs that are
   // either contiguous with the same shape or a single broadcast element.
