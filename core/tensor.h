@@ -7,6 +7,8 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "core/error.h"
@@ -87,17 +89,181 @@ class Tensor {
   Tensor div(const Scalar& other) const;
   Tensor& div_(const Tensor& other);
   Tensor& div_(const Scalar& other);
+  // rounding_mode: nullopt (true division), "trunc" or "floor".
+  Tensor div(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor& div_(const Tensor& other, std::optional<std::string_view> rounding_mode);
+  Tensor pow(const Tensor& exponent) const;
+  Tensor pow(const Scalar& exponent) const;
+  Tensor& pow_(const Tensor& exponent);
+  Tensor& pow_(const Scalar& exponent);
+  Tensor maximum(const Tensor& other) const;
+  Tensor minimum(const Tensor& other) const;
+  Tensor remainder(const Tensor& other) const;
+  Tensor remainder(const Scalar& other) const;
+  Tensor& remainder_(const Tensor& other);
+  Tensor& remainder_(const Scalar& other);
+  Tensor atan2(const Tensor& other) const;
+  Tensor& atan2_(const Tensor& other);
+  Tensor clamp(const std::optional<Scalar>& min,
+               const std::optional<Scalar>& max = std::nullopt) const;
+  Tensor clamp(const std::optional<Tensor>& min,
+               const std::optional<Tensor>& max = std::nullopt) const;
+  Tensor& clamp_(const std::optional<Scalar>& min,
+                 const std::optional<Scalar>& max = std::nullopt);
+  Tensor clamp_min(const Scalar& min) const;
+  Tensor clamp_max(const Scalar& max) const;
+  Tensor lerp(const Tensor& end, const Scalar& weight) const;
+  Tensor lerp(const Tensor& end, const Tensor& weight) const;
+  Tensor& lerp_(const Tensor& end, const Scalar& weight);
+  Tensor addcmul(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
+  Tensor& addcmul_(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1);
+  Tensor addcdiv(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
+  Tensor& addcdiv_(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1);
+  // self where condition, else other.
+  Tensor where(const Tensor& condition, const Tensor& other) const;
+  Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
+  Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
+  Tensor& masked_fill_(const Tensor& mask, const Scalar& value);
+  Tensor& masked_fill_(const Tensor& mask, const Tensor& value);
+
+  // ---- Comparison and logic (bool results) ---------------------------------
+  Tensor eq(const Tensor& other) const;
+  Tensor eq(const Scalar& other) const;
+  Tensor ne(const Tensor& other) const;
+  Tensor ne(const Scalar& other) const;
+  Tensor lt(const Tensor& other) const;
+  Tensor lt(const Scalar& other) const;
+  Tensor le(const Tensor& other) const;
+  Tensor le(const Scalar& other) const;
+  Tensor gt(const Tensor& other) const;
+  Tensor gt(const Scalar& other) const;
+  Tensor ge(const Tensor& other) const;
+  Tensor ge(const Scalar& other) const;
+  Tensor logical_and(const Tensor& other) const;
+  Tensor logical_or(const Tensor& other) const;
+  Tensor logical_xor(const Tensor& other) const;
+  Tensor logical_not() const;
+  Tensor& logical_not_();
+  Tensor bitwise_and(const Tensor& other) const;
+  Tensor bitwise_or(const Tensor& other) const;
+  Tensor bitwise_xor(const Tensor& other) const;
+  Tensor bitwise_not() const;
+  Tensor& bitwise_and_(const Tensor& other);
+  Tensor& bitwise_or_(const Tensor& other);
+  Tensor& bitwise_xor_(const Tensor& other);
+  Tensor& bitwise_not_();
+  Tensor isnan() const;
+  Tensor isinf() const;
+
+  // ---- Unary math ------------------------------------------------------------
   Tensor neg() const;
   Tensor& neg_();
+  Tensor abs() const;
+  Tensor& abs_();
+  Tensor sign() const;
+  Tensor& sign_();
+  Tensor square() const;
+  Tensor& square_();
+  Tensor reciprocal() const;
+  Tensor& reciprocal_();
   Tensor exp() const;
   Tensor& exp_();
+  Tensor exp2() const;
+  Tensor& exp2_();
+  Tensor expm1() const;
+  Tensor& expm1_();
+  Tensor log() const;
+  Tensor& log_();
+  Tensor log2() const;
+  Tensor& log2_();
+  Tensor log1p() const;
+  Tensor& log1p_();
+  Tensor sqrt() const;
+  Tensor& sqrt_();
+  Tensor rsqrt() const;
+  Tensor& rsqrt_();
+  Tensor sin() const;
+  Tensor& sin_();
+  Tensor cos() const;
+  Tensor& cos_();
+  Tensor tan() const;
+  Tensor& tan_();
+  Tensor tanh() const;
+  Tensor& tanh_();
+  Tensor sigmoid() const;
+  Tensor& sigmoid_();
   Tensor relu() const;
   Tensor& relu_();
+  Tensor erf() const;
+  Tensor& erf_();
+  Tensor floor() const;
+  Tensor& floor_();
+  Tensor ceil() const;
+  Tensor& ceil_();
+  // Round half to even, as torch.round.
+  Tensor round() const;
+  Tensor& round_();
+  Tensor trunc() const;
+  Tensor& trunc_();
 
   // ---- Reductions ----------------------------------------------------------
   Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor sum(IntArrayRef dim, bool keepdim = false,
              std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(IntArrayRef dim, bool keepdim = false,
+              std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor prod(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor prod(int64_t dim, bool keepdim = false,
+              std::optional<ScalarType> dtype = std::nullopt) const;
+  // Of all elements.
+  Tensor max() const;
+  Tensor min() const;
+  // (values, indices) along dim.
+  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
+  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  Tensor amax(IntArrayRef dim = {}, bool keepdim = false) const;
+  Tensor amin(IntArrayRef dim = {}, bool keepdim = false) const;
+  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  // correction: 1 (Bessel) by default; nullopt dims reduce everything.
+  Tensor var(std::optional<IntArrayRef> dim = std::nullopt,
+             const std::optional<Scalar>& correction = std::nullopt, bool keepdim = false) const;
+  Tensor std(std::optional<IntArrayRef> dim = std::nullopt,
+             const std::optional<Scalar>& correction = std::nullopt, bool keepdim = false) const;
+  Tensor norm(const std::optional<Scalar>& p = 2, IntArrayRef dim = {}, bool keepdim = false) const;
+  Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
+  Tensor all() const;
+  Tensor all(int64_t dim, bool keepdim = false) const;
+  Tensor any() const;
+  Tensor any(int64_t dim, bool keepdim = false) const;
+  Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+
+  // ---- Linear algebra and composites ---------------------------------------
+  Tensor mm(const Tensor& mat2) const;
+  Tensor bmm(const Tensor& mat2) const;
+  Tensor matmul(const Tensor& other) const;
+  Tensor addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+               const Scalar& alpha = 1) const;
+  Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+
+  // ---- Shape and data movement ---------------------------------------------
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  Tensor index_select(int64_t dim, const Tensor& index) const;
+  Tensor gather(int64_t dim, const Tensor& index) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value);
+  Tensor triu(int64_t diagonal = 0) const;
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor& triu_(int64_t diagonal = 0);
+  Tensor& tril_(int64_t diagonal = 0);
+  Tensor flip(IntArrayRef dims) const;
+  Tensor repeat(IntArrayRef repeats) const;
 
   // ---- Copies and conversions ----------------------------------------------
   Tensor& copy_(const Tensor& src, bool non_blocking = false);
@@ -157,6 +323,8 @@ class Tensor {
 using TensorList = absl::Span<const Tensor>;
 
 Tensor operator-(const Tensor& self);
+// ~ is bitwise_not (logical not for bool tensors).
+Tensor operator~(const Tensor& self);
 Tensor operator+(const Tensor& a, const Tensor& b);
 Tensor operator+(const Tensor& a, const Scalar& b);
 Tensor operator+(const Scalar& a, const Tensor& b);
@@ -169,6 +337,24 @@ Tensor operator*(const Scalar& a, const Tensor& b);
 Tensor operator/(const Tensor& a, const Tensor& b);
 Tensor operator/(const Tensor& a, const Scalar& b);
 Tensor operator/(const Scalar& a, const Tensor& b);
+Tensor operator%(const Tensor& a, const Tensor& b);
+Tensor operator%(const Tensor& a, const Scalar& b);
+Tensor operator&(const Tensor& a, const Tensor& b);
+Tensor operator|(const Tensor& a, const Tensor& b);
+Tensor operator^(const Tensor& a, const Tensor& b);
+// Comparisons give bool tensors, as in libtorch.
+Tensor operator==(const Tensor& a, const Tensor& b);
+Tensor operator==(const Tensor& a, const Scalar& b);
+Tensor operator!=(const Tensor& a, const Tensor& b);
+Tensor operator!=(const Tensor& a, const Scalar& b);
+Tensor operator<(const Tensor& a, const Tensor& b);
+Tensor operator<(const Tensor& a, const Scalar& b);
+Tensor operator<=(const Tensor& a, const Tensor& b);
+Tensor operator<=(const Tensor& a, const Scalar& b);
+Tensor operator>(const Tensor& a, const Tensor& b);
+Tensor operator>(const Tensor& a, const Scalar& b);
+Tensor operator>=(const Tensor& a, const Tensor& b);
+Tensor operator>=(const Tensor& a, const Scalar& b);
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
