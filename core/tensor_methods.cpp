@@ -1,10 +1,8 @@
-// Tensor methods and operator overloads: thin forwards to the free functions
-// (and through them to the dispatcher).
+// Tensor methods for data access, copies, conversions and views: thin
+// forwards to the free functions (and through them to the dispatcher).
 #include "core/empty_tensor.h"
 #include "core/op_call.h"
 #include "core/ops_copy.h"
-#include "core/ops_pointwise.h"
-#include "core/ops_reduction.h"
 #include "core/ops_views.h"
 #include "core/tensor.h"
 
@@ -23,59 +21,6 @@ void throw_data_ptr_dtype_mismatch(const Tensor& t, ScalarType requested) {
 }  // namespace detail
 
 Scalar Tensor::item() const { return LZ_OP("item", Scalar(const Tensor&)).call(*this); }
-
-// ---- Arithmetic ----------------------------------------------------------------
-
-Tensor Tensor::add(const Tensor& other, const Scalar& alpha) const { return lz::add(*this, other, alpha); }
-Tensor Tensor::add(const Scalar& other, const Scalar& alpha) const { return lz::add(*this, other, alpha); }
-Tensor Tensor::sub(const Tensor& other, const Scalar& alpha) const { return lz::sub(*this, other, alpha); }
-Tensor Tensor::sub(const Scalar& other, const Scalar& alpha) const { return lz::sub(*this, other, alpha); }
-Tensor Tensor::mul(const Tensor& other) const { return lz::mul(*this, other); }
-Tensor Tensor::mul(const Scalar& other) const { return lz::mul(*this, other); }
-Tensor Tensor::div(const Tensor& other) const { return lz::div(*this, other); }
-Tensor Tensor::div(const Scalar& other) const { return lz::div(*this, other); }
-Tensor Tensor::neg() const { return lz::neg(*this); }
-Tensor Tensor::exp() const { return lz::exp(*this); }
-Tensor Tensor::relu() const { return lz::relu(*this); }
-
-#define LZ_INPLACE_ALPHA(name)                                                               \
-  Tensor& Tensor::name##_(const Tensor& other, const Scalar& alpha) {                        \
-    LZ_OP(#name "_.Tensor", Tensor(const Tensor&, const Tensor&, const Scalar&))             \
-        .call(*this, other, alpha);                                                          \
-    return *this;                                                                            \
-  }                                                                                          \
-  Tensor& Tensor::name##_(const Scalar& other, const Scalar& alpha) {                        \
-    LZ_OP(#name "_.Scalar", Tensor(const Tensor&, const Scalar&, const Scalar&))             \
-        .call(*this, other, alpha);                                                          \
-    return *this;                                                                            \
-  }
-LZ_INPLACE_ALPHA(add)
-LZ_INPLACE_ALPHA(sub)
-#undef LZ_INPLACE_ALPHA
-
-#define LZ_INPLACE_BINARY(name)                                                              \
-  Tensor& Tensor::name##_(const Tensor& other) {                                             \
-    LZ_OP(#name "_.Tensor", Tensor(const Tensor&, const Tensor&)).call(*this, other);        \
-    return *this;                                                                            \
-  }                                                                                          \
-  Tensor& Tensor::name##_(const Scalar& other) {                                             \
-    LZ_OP(#name "_.Scalar", Tensor(const Tensor&, const Scalar&)).call(*this, other);        \
-    return *this;                                                                            \
-  }
-LZ_INPLACE_BINARY(mul)
-LZ_INPLACE_BINARY(div)
-#undef LZ_INPLACE_BINARY
-
-Tensor& Tensor::neg_() { return lz::neg_(*this); }
-Tensor& Tensor::exp_() { return lz::exp_(*this); }
-Tensor& Tensor::relu_() { return lz::relu_(*this); }
-
-// ---- Reductions ----------------------------------------------------------------
-
-Tensor Tensor::sum(std::optional<ScalarType> dtype) const { return lz::sum(*this, dtype); }
-Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
-  return lz::sum(*this, dim, keepdim, dtype);
-}
 
 // ---- Copies and conversions ----------------------------------------------------
 
@@ -147,21 +92,5 @@ Tensor Tensor::as_strided(IntArrayRef size, IntArrayRef stride,
   return lz::as_strided(*this, size, stride, storage_offset);
 }
 Tensor Tensor::operator[](int64_t index) const { return lz::select(*this, 0, index); }
-
-// ---- Operators ---------------------------------------------------------------
-
-Tensor operator-(const Tensor& self) { return lz::neg(self); }
-Tensor operator+(const Tensor& a, const Tensor& b) { return lz::add(a, b); }
-Tensor operator+(const Tensor& a, const Scalar& b) { return lz::add(a, b); }
-Tensor operator+(const Scalar& a, const Tensor& b) { return lz::add(b, a); }
-Tensor operator-(const Tensor& a, const Tensor& b) { return lz::sub(a, b); }
-Tensor operator-(const Tensor& a, const Scalar& b) { return lz::sub(a, b); }
-Tensor operator-(const Scalar& a, const Tensor& b) { return lz::sub(wrapped_scalar_tensor(a), b); }
-Tensor operator*(const Tensor& a, const Tensor& b) { return lz::mul(a, b); }
-Tensor operator*(const Tensor& a, const Scalar& b) { return lz::mul(a, b); }
-Tensor operator*(const Scalar& a, const Tensor& b) { return lz::mul(b, a); }
-Tensor operator/(const Tensor& a, const Tensor& b) { return lz::div(a, b); }
-Tensor operator/(const Tensor& a, const Scalar& b) { return lz::div(a, b); }
-Tensor operator/(const Scalar& a, const Tensor& b) { return lz::div(wrapped_scalar_tensor(a), b); }
 
 }  // namespace lz

@@ -7,8 +7,8 @@
 #include "core/ops_copy.h"
 #include "core/ops_views.h"
 #include "eager_kernels/cpu/dispatch_types.h"
-#include "eager_kernels/cpu/pointwise_kernels.h"
-#include "eager_kernels/meta/pointwise_meta.h"
+#include "eager_kernels/cpu/elementwise.h"
+#include "eager_kernels/meta/meta_utils.h"
 
 namespace lz::cpu {
 

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "eager_kernels/cpu/dispatch_types.h"
-#include "eager_kernels/cpu/pointwise_kernels.h"
+#include "eager_kernels/cpu/elementwise.h"
 #include "eager_kernels/meta/reduction_meta.h"
 
 namespace lz::cpu {

@@ -2,7 +2,7 @@
 
 #include "core/error.h"
 #include "core/memory_overlap.h"
-#include "eager_kernels/meta/pointwise_meta.h"
+#include "eager_kernels/meta/meta_utils.h"
 
 namespace lz::meta {
 

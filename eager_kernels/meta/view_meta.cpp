@@ -1,7 +1,7 @@
 #include "eager_kernels/meta/view_meta.h"
 
 #include "core/error.h"
-#include "eager_kernels/meta/pointwise_meta.h"
+#include "eager_kernels/meta/meta_utils.h"
 
 namespace lz::meta {
 

@@ -1,11 +1,11 @@
-// Pointwise operators: schemas, metas, kernels. The Scalar overloads are
-// composites that wrap the number as a 0-dim tensor, so the Lazy key records
-// it as a runtime value, not a constant baked into the graph.
+// Binary arithmetic operators: schemas, metas, kernels. The Scalar overloads
+// are composites that wrap the number as a 0-dim tensor, so the Lazy key
+// records it as a runtime value, not a constant baked into the graph.
 #include "core/empty_tensor.h"
 #include "core/op_registration.h"
-#include "core/ops_pointwise.h"
-#include "eager_kernels/cpu/pointwise_kernels.h"
-#include "eager_kernels/meta/pointwise_meta.h"
+#include "core/ops_binary.h"
+#include "eager_kernels/cpu/binary_kernels.h"
+#include "eager_kernels/meta/binary_meta.h"
 
 namespace lz {
 
@@ -42,7 +42,7 @@ Tensor div_scalar_(const Tensor& self, const Scalar& other) {
 
 }  // namespace
 
-LZ_LIBRARY(pointwise_ops) {
+LZ_LIBRARY(binary_ops) {
   const TagSet pointwise(Tag::Pointwise);
   const TagSet pointwise_inplace{Tag::Pointwise, Tag::Inplace};
 
@@ -81,16 +81,6 @@ LZ_LIBRARY(pointwise_ops) {
   lib.def("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)")
       .tags(pointwise_inplace)
       .composite(&div_scalar_);
-
-  lib.def_structured<&meta::neg>("neg(Tensor self) -> Tensor")
-      .tags(pointwise)
-      .impl<&cpu::neg_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::exp>("exp(Tensor self) -> Tensor")
-      .tags(pointwise)
-      .impl<&cpu::exp_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::relu>("relu(Tensor self) -> Tensor")
-      .tags(pointwise)
-      .impl<&cpu::relu_impl>(DispatchKey::CPU);
 }
 
 }  // namespace lz

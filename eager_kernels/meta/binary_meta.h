@@ -1,6 +1,6 @@
-// Meta functions of the pointwise operators: output sizes, dtype and device,
-// and every argument check (errors are raised here, before any kernel runs,
-// so lazy tracing reports them at the call that caused them).
+// Meta functions of the binary arithmetic operators: output sizes, dtype and
+// device, and every argument check (errors are raised here, before any
+// kernel runs, so lazy tracing reports them at the call that caused them).
 #pragma once
 
 #include <string_view>
@@ -19,12 +19,5 @@ TensorMeta sub(const Tensor& self, const Tensor& other, const Scalar& alpha);
 TensorMeta mul(const Tensor& self, const Tensor& other);
 // True division: integral results become the default float dtype.
 TensorMeta div(const Tensor& self, const Tensor& other);
-
-TensorMeta neg(const Tensor& self);
-TensorMeta exp(const Tensor& self);
-TensorMeta relu(const Tensor& self);
-
-// Shared argument checks.
-void check_defined(std::string_view op, std::string_view arg, const Tensor& t);
 
 }  // namespace lz::meta

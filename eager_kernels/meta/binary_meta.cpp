@@ -1,13 +1,10 @@
-#include "eager_kernels/meta/pointwise_meta.h"
+#include "eager_kernels/meta/binary_meta.h"
 
 #include "core/error.h"
 #include "core/type_promotion.h"
+#include "eager_kernels/meta/meta_utils.h"
 
 namespace lz::meta {
-
-void check_defined(std::string_view op, std::string_view arg, const Tensor& t) {
-  LZ_CHECK(t.defined(), ValueError, "[", op, "] ", arg, ": expected a defined tensor, got an undefined one");
-}
 
 TensorMeta binary(std::string_view op, const Tensor& self, const Tensor& other) {
   check_defined(op, "self", self);
@@ -60,28 +57,6 @@ TensorMeta div(const Tensor& self, const Tensor& other) {
   TensorMeta m = binary("div", self, other);
   if (!is_floating_point(m.dtype)) m.dtype = default_float_dtype();
   return m;
-}
-
-TensorMeta neg(const Tensor& self) {
-  check_defined("neg", "self", self);
-  LZ_CHECK(self.dtype() != ScalarType::Bool, TypeError,
-           "[neg] self: negation, the `-` operator, on a bool tensor is not supported; use "
-           "logical_not() or `~` to invert a mask");
-  return meta_of(self);
-}
-
-TensorMeta exp(const Tensor& self) {
-  check_defined("exp", "self", self);
-  TensorMeta m = meta_of(self);
-  if (!is_floating_point(m.dtype)) m.dtype = default_float_dtype();
-  return m;
-}
-
-TensorMeta relu(const Tensor& self) {
-  check_defined("relu", "self", self);
-  LZ_CHECK(self.dtype() != ScalarType::Bool, TypeError,
-           "[relu] self: not implemented for dtype bool");
-  return meta_of(self);
 }
 
 }  // namespace lz::meta

@@ -1,6 +1,6 @@
-// Element-wise arithmetic: libtorch's names and argument order. Binary ops
-// broadcast and promote types (core/type_promotion.h); *_out variants write
-// into `out` (resized if it is empty) and return it.
+// Binary and ternary element-wise operators: libtorch's names and argument
+// order. They broadcast and promote types (core/type_promotion.h); *_out
+// variants write into `out` (resized if it is empty) and return it.
 #pragma once
 
 #include "core/tensor.h"
@@ -23,18 +23,5 @@ Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor div(const Tensor& self, const Tensor& other);
 Tensor div(const Tensor& self, const Scalar& other);
 Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other);
-
-Tensor neg(const Tensor& self);
-Tensor& neg_(Tensor& self);
-Tensor& neg_out(Tensor& out, const Tensor& self);
-
-// Integer inputs give a floating result.
-Tensor exp(const Tensor& self);
-Tensor& exp_(Tensor& self);
-Tensor& exp_out(Tensor& out, const Tensor& self);
-
-Tensor relu(const Tensor& self);
-Tensor& relu_(Tensor& self);
-Tensor& relu_out(Tensor& out, const Tensor& self);
 
 }  // namespace lz
