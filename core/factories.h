@@ -25,6 +25,15 @@ Tensor arange(const Scalar& start, const Scalar& end, const TensorOptions& optio
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
               const TensorOptions& options = {});
 
+// `steps` values evenly spaced from start to end inclusive (float32 unless
+// options name a dtype; integral dtypes truncate).
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
+                const TensorOptions& options = {});
+
+// The n x n (or n x m) identity matrix.
+Tensor eye(int64_t n, const TensorOptions& options = {});
+Tensor eye(int64_t n, int64_t m, const TensorOptions& options = {});
+
 // Standard normal and uniform [0, 1) samples (float32 by default), from the
 // default generator or the one given.
 Tensor randn(IntArrayRef size, const TensorOptions& options = {});

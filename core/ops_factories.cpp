@@ -42,6 +42,21 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
       .call(start, end, step, o.dtype_opt(), o.layout_opt(), o.device_opt(), std::nullopt);
 }
 
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const TensorOptions& o) {
+  return LZ_OP("linspace", Tensor(const Scalar&, const Scalar&, int64_t, OptDtype, OptLayout,
+                                  OptDevice, OptBool))
+      .call(start, end, steps, o.dtype_opt(), o.layout_opt(), o.device_opt(), std::nullopt);
+}
+
+Tensor eye(int64_t n, const TensorOptions& o) {
+  return LZ_OP("eye", Tensor(int64_t, OptDtype, OptLayout, OptDevice, OptBool))
+      .call(n, o.dtype_opt(), o.layout_opt(), o.device_opt(), std::nullopt);
+}
+Tensor eye(int64_t n, int64_t m, const TensorOptions& o) {
+  return LZ_OP("eye.m", Tensor(int64_t, int64_t, OptDtype, OptLayout, OptDevice, OptBool))
+      .call(n, m, o.dtype_opt(), o.layout_opt(), o.device_opt(), std::nullopt);
+}
+
 using RandomSig =
     Tensor(IntArrayRef, std::optional<Generator>, OptDtype, OptLayout, OptDevice, OptBool);
 

@@ -1,6 +1,33 @@
 // Matrix products (through OpenBLAS for the float types): libtorch's names.
+// Operands must have the same dtype (no type promotion, as in PyTorch); bool
+// is not supported. *_out variants write into `out` (resized if it is empty).
 #pragma once
 
 #include "core/tensor.h"
 
-namespace lz {}  // namespace lz
+namespace lz {
+
+// [n, k] @ [k, m] -> [n, m].
+Tensor mm(const Tensor& self, const Tensor& mat2);
+Tensor& mm_out(Tensor& out, const Tensor& self, const Tensor& mat2);
+
+// Batched: [b, n, k] @ [b, k, m] -> [b, n, m].
+Tensor bmm(const Tensor& self, const Tensor& mat2);
+Tensor& bmm_out(Tensor& out, const Tensor& self, const Tensor& mat2);
+
+// torch.matmul: 1-D @ 1-D is a dot product (0-dim result), a 1-D operand is
+// a row (left) or column (right) vector whose added dim is removed again,
+// and leading batch dims broadcast ([2, 1, n, k] @ [5, k, m] -> [2, 5, n, m]).
+Tensor matmul(const Tensor& self, const Tensor& other);
+Tensor& matmul_out(Tensor& out, const Tensor& self, const Tensor& other);
+
+// beta * self + alpha * (mat1 @ mat2); self broadcasts to the product's shape.
+// With beta == 0, self is ignored (NaN and inf in it do not propagate).
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+             const Scalar& alpha = 1);
+Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+               const Scalar& alpha = 1);
+Tensor& addmm_out(Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
+                  const Scalar& beta = 1, const Scalar& alpha = 1);
+
+}  // namespace lz

@@ -2,6 +2,87 @@
 // linear, dropout, losses): libtorch's names (torch::softmax, torch::layer_norm, ...).
 #pragma once
 
+#include <optional>
+#include <string_view>
+#include <tuple>
+
 #include "core/tensor.h"
 
-namespace lz {}  // namespace lz
+namespace lz {
+
+// softmax / log_softmax along `dim`; with `dtype`, self is converted to it
+// first (integer inputs need a floating dtype). Numerically stable (the row
+// maximum is subtracted), float accumulation for float16/bfloat16.
+Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor& softmax_out(Tensor& out, const Tensor& self, int64_t dim,
+                    std::optional<ScalarType> dtype = std::nullopt);
+Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor& log_softmax_out(Tensor& out, const Tensor& self, int64_t dim,
+                        std::optional<ScalarType> dtype = std::nullopt);
+
+// Normalises over the trailing dims given by normalized_shape (input must end
+// with them): (x - mean) / sqrt(var + eps) * weight + bias, biased variance.
+Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape,
+                  const std::optional<Tensor>& weight = std::nullopt,
+                  const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-05,
+                  bool cudnn_enable = true);
+// x / sqrt(mean(x^2) + eps) * weight over the trailing dims; eps defaults to
+// the machine epsilon of the computation type (float32 for 16-bit inputs).
+Tensor rms_norm(const Tensor& input, IntArrayRef normalized_shape,
+                const std::optional<Tensor>& weight = std::nullopt,
+                std::optional<double> eps = std::nullopt);
+
+// Zeroes each element with probability p (drawn from the default generator,
+// so lz::manual_seed makes it reproducible) and scales the kept ones by
+// 1 / (1 - p). train == false (or p == 0) returns input itself; p outside
+// [0, 1] is a ValueError. Floating dtypes only when it draws.
+Tensor dropout(const Tensor& input, double p, bool train);
+Tensor& dropout_(Tensor& self, double p, bool train);
+// (output, bool mask of the kept elements); train == false keeps everything.
+std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::optional<bool> train);
+
+// input @ weight.t() + bias, weight [out_features, in_features].
+Tensor linear(const Tensor& input, const Tensor& weight,
+              const std::optional<Tensor>& bias = std::nullopt);
+Tensor& linear_out(Tensor& out, const Tensor& input, const Tensor& weight,
+                   const std::optional<Tensor>& bias = std::nullopt);
+
+// Loss reductions (at::Reduction): the int `reduction` arguments take these.
+namespace Reduction {
+enum Reduction : int64_t { None = 0, Mean = 1, Sum = 2 };
+}  // namespace Reduction
+
+// Negative log-likelihood of class indices: self [C] (target 0-dim) or
+// [N, C] (target [N], int64 or uint8); targets equal to ignore_index count
+// for nothing; Mean divides by the total weight of the other targets.
+Tensor nll_loss(const Tensor& self, const Tensor& target,
+                const std::optional<Tensor>& weight = std::nullopt,
+                int64_t reduction = Reduction::Mean, int64_t ignore_index = -100);
+// Any number of dims: self [N, C, d1, ...] with target [N, d1, ...].
+Tensor nll_loss_nd(const Tensor& self, const Tensor& target,
+                   const std::optional<Tensor>& weight = std::nullopt,
+                   int64_t reduction = Reduction::Mean, int64_t ignore_index = -100);
+// (loss, total weight of the targets not ignored).
+std::tuple<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& target,
+                                            const std::optional<Tensor>& weight,
+                                            int64_t reduction, int64_t ignore_index);
+
+// Cross entropy of class scores self ([C], [N, C] or [N, C, d1, ...]) against
+// class indices (int64 target without the class dim) or class probabilities
+// (floating target of self's shape): log_softmax over the class dim, then
+// nll_loss (with label smoothing mixed in when label_smoothing > 0).
+Tensor cross_entropy_loss(const Tensor& self, const Tensor& target,
+                          const std::optional<Tensor>& weight = std::nullopt,
+                          int64_t reduction = Reduction::Mean, int64_t ignore_index = -100,
+                          double label_smoothing = 0.0);
+// torch.nn.functional.cross_entropy: reduction "mean", "sum" or "none"
+// (ValueError otherwise), or a Reduction value.
+Tensor cross_entropy(const Tensor& input, const Tensor& target,
+                     const std::optional<Tensor>& weight = std::nullopt,
+                     std::string_view reduction = "mean", int64_t ignore_index = -100,
+                     double label_smoothing = 0.0);
+Tensor cross_entropy(const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight,
+                     Reduction::Reduction reduction, int64_t ignore_index = -100,
+                     double label_smoothing = 0.0);
+
+}  // namespace lz

@@ -78,6 +78,24 @@ LZ_LIBRARY(factory_ops) {
          kFunctional)
       .tags(factory)
       .impl<&cpu::arange_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::linspace>(
+         "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, "
+         "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         kFunctional)
+      .tags(factory)
+      .impl<&cpu::linspace_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::eye>(
+         "eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+         "bool? pin_memory=None) -> Tensor",
+         kFunctional)
+      .tags(factory)
+      .impl<&cpu::eye_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::eye_m>(
+         "eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, "
+         "Device? device=None, bool? pin_memory=None) -> Tensor",
+         kFunctional)
+      .tags(factory)
+      .impl<&cpu::eye_m_impl>(DispatchKey::CPU);
   lib.def_structured<&meta::randn>(
          "randn(SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, "
          "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",

@@ -3,9 +3,11 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/parallel.h"
 #include "core/philox.h"
 #include "eager_kernels/cpu/copy_kernels.h"
 #include "eager_kernels/cpu/dispatch_types.h"
+#include "eager_kernels/cpu/tensor_iterator.h"
 
 namespace lz::cpu {
 
@@ -78,6 +80,63 @@ void arange_impl(const Tensor& out, const Scalar& start, const Scalar& end, cons
     const double s = start.to_double(), st = step.to_double();
     for (int64_t i = 0; i < n; ++i) data[i] = static_cast<T>(s + static_cast<double>(i) * st);
   });
+}
+
+void linspace_impl(const Tensor& out, const Scalar& start, const Scalar& end, int64_t steps,
+                   std::optional<ScalarType>, std::optional<Layout>, std::optional<Device>,
+                   std::optional<bool>) {
+  if (steps == 0) return;
+  visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool>) {
+      // Integral results step in double; float types in their compute type.
+      using C = std::conditional_t<std::is_integral_v<T>, double, opmath_t<T>>;
+      // The bounds are first converted to T, as in PyTorch (0.5 -> 0 for integers).
+      C s, e;
+      if constexpr (std::is_integral_v<T>) {
+        s = static_cast<C>(start.to<T>());
+        e = static_cast<C>(end.to<T>());
+      } else {
+        s = static_cast<C>(start.to_double());
+        e = static_cast<C>(end.to_double());
+      }
+      T* data = out.data_ptr<T>();
+      const int64_t stride = out.dim() == 1 ? out.strides()[0] : 1;
+      if (steps == 1) {
+        data[0] = static_cast<T>(s);
+        return;
+      }
+      const C step = (e - s) / static_cast<C>(steps - 1);
+      const int64_t halfway = steps / 2;
+      parallel_for(0, steps, TensorIterator::kGrainSize, [&](int64_t b, int64_t en) {
+        for (int64_t i = b; i < en; ++i) {
+          const C v = i < halfway ? s + step * static_cast<C>(i)
+                                  : e - step * static_cast<C>(steps - i - 1);
+          data[i * stride] = static_cast<T>(v);
+        }
+      });
+    }
+  });
+}
+
+void eye_m_impl(const Tensor& out, int64_t n, int64_t m, std::optional<ScalarType>,
+                std::optional<Layout>, std::optional<Device>, std::optional<bool>) {
+  fill_(out, 0);
+  const int64_t diag = std::min(n, m);
+  if (diag == 0) return;
+  visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T one = Scalar(1).to<T>();
+    T* data = out.data_ptr<T>();
+    const int64_t step = out.strides()[0] + out.strides()[1];
+    for (int64_t i = 0; i < diag; ++i) data[i * step] = one;
+  });
+}
+
+void eye_impl(const Tensor& out, int64_t n, std::optional<ScalarType> dtype,
+              std::optional<Layout> layout, std::optional<Device> device,
+              std::optional<bool> pin_memory) {
+  eye_m_impl(out, n, n, dtype, layout, device, pin_memory);
 }
 
 void randn_impl(const Tensor& out, IntArrayRef, std::optional<Generator> generator,

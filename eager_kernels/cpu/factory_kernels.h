@@ -33,4 +33,17 @@ void rand_impl(const Tensor& out, IntArrayRef size, std::optional<Generator> gen
                std::optional<ScalarType> dtype, std::optional<Layout> layout,
                std::optional<Device> device, std::optional<bool> pin_memory);
 
+// start + i * step for the first half, end - (steps - 1 - i) * step for the
+// second (so both ends are exact), as PyTorch; integral dtypes compute in
+// double and truncate.
+void linspace_impl(const Tensor& out, const Scalar& start, const Scalar& end, int64_t steps,
+                   std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                   std::optional<Device> device, std::optional<bool> pin_memory);
+void eye_impl(const Tensor& out, int64_t n, std::optional<ScalarType> dtype,
+              std::optional<Layout> layout, std::optional<Device> device,
+              std::optional<bool> pin_memory);
+void eye_m_impl(const Tensor& out, int64_t n, int64_t m, std::optional<ScalarType> dtype,
+                std::optional<Layout> layout, std::optional<Device> device,
+                std::optional<bool> pin_memory);
+
 }  // namespace lz::cpu

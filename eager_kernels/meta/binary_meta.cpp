@@ -6,9 +6,10 @@
 
 namespace lz::meta {
 
-TensorMeta binary(std::string_view op, const Tensor& self, const Tensor& other) {
+TensorMeta binary(std::string_view op, const Tensor& self, const Tensor& other,
+                  std::string_view other_name) {
   check_defined(op, "self", self);
-  check_defined(op, "other", other);
+  check_defined(op, other_name, other);
   Device device = self.device();
   if (self.device() != other.device()) {
     // A 0-dim CPU tensor is a scalar and may join a tensor on any device.
@@ -16,10 +17,10 @@ TensorMeta binary(std::string_view op, const Tensor& self, const Tensor& other) 
     const bool other_is_cpu_scalar = other.dim() == 0 && other.is_cpu();
     LZ_CHECK(self_is_cpu_scalar || other_is_cpu_scalar, DeviceError, "[", op,
              "] expected all tensors on the same device, but self is on ", self.device(),
-             " and other on ", other.device());
+             " and ", other_name, " on ", other.device());
     device = self_is_cpu_scalar ? other.device() : self.device();
   }
-  return TensorMeta{broadcast_shapes(self.sizes(), other.sizes(), op, "self", "other"),
+  return TensorMeta{broadcast_shapes(self.sizes(), other.sizes(), op, "self", other_name),
                     result_type(self, other), device};
 }
 
@@ -31,6 +32,27 @@ void check_alpha(std::string_view op, ScalarType result, const Scalar& alpha) {
            "), alpha must not be a floating point number, got ", alpha);
   LZ_CHECK(result == ScalarType::Bool || !alpha.is_bool(), TypeError, "[", op,
            "] alpha: a bool alpha is only supported for bool results, got result type ", result);
+}
+
+// TypeError for a bool result of an arithmetic operator bool has no kernel for.
+void check_not_bool(std::string_view op, const TensorMeta& m, const Tensor& self, const Tensor& other,
+                    std::string_view other_name = "other") {
+  LZ_CHECK(m.dtype != ScalarType::Bool, TypeError, "[", op, "] self: not implemented for bool (self ",
+           self.dtype(), ", ", other_name, " ", other.dtype(), " promote to bool)");
+}
+
+// Comparisons and logical operators: broadcast like a binary operator, bool result.
+TensorMeta to_bool(TensorMeta m) {
+  m.dtype = ScalarType::Bool;
+  return m;
+}
+
+TensorMeta bitwise(std::string_view op, const Tensor& self, const Tensor& other) {
+  TensorMeta m = binary(op, self, other);
+  LZ_CHECK(is_integral(m.dtype, /*include_bool=*/true), TypeError, "[", op,
+           "] self: bitwise operators are only implemented for integral and bool dtypes, got self ",
+           self.dtype(), " and other ", other.dtype(), " (promoted to ", m.dtype, ")");
+  return m;
 }
 
 }  // namespace
@@ -58,5 +80,57 @@ TensorMeta div(const Tensor& self, const Tensor& other) {
   if (!is_floating_point(m.dtype)) m.dtype = default_float_dtype();
   return m;
 }
+
+TensorMeta div_mode(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
+  if (!rounding_mode) return div(self, other);
+  LZ_CHECK(*rounding_mode == "trunc" || *rounding_mode == "floor", ValueError,
+           "[div] rounding_mode: expected \"trunc\", \"floor\" or None (true division), got \"",
+           *rounding_mode, "\"");
+  TensorMeta m = binary("div", self, other);
+  LZ_CHECK(m.dtype != ScalarType::Bool, TypeError, "[div] self: rounding_mode \"", *rounding_mode,
+           "\" is not implemented for bool (self ", self.dtype(), ", other ", other.dtype(), ")");
+  return m;
+}
+
+TensorMeta pow(const Tensor& self, const Tensor& exponent) {
+  TensorMeta m = binary("pow", self, exponent, "exponent");
+  check_not_bool("pow", m, self, exponent, "exponent");
+  return m;
+}
+
+TensorMeta remainder(const Tensor& self, const Tensor& other) {
+  TensorMeta m = binary("remainder", self, other);
+  check_not_bool("remainder", m, self, other);
+  return m;
+}
+
+TensorMeta atan2(const Tensor& self, const Tensor& other) {
+  TensorMeta m = binary("atan2", self, other);
+  if (!is_floating_point(m.dtype)) m.dtype = default_float_dtype();
+  return m;
+}
+
+TensorMeta maximum(const Tensor& self, const Tensor& other) { return binary("maximum", self, other); }
+TensorMeta minimum(const Tensor& self, const Tensor& other) { return binary("minimum", self, other); }
+
+TensorMeta eq(const Tensor& self, const Tensor& other) { return to_bool(binary("eq", self, other)); }
+TensorMeta ne(const Tensor& self, const Tensor& other) { return to_bool(binary("ne", self, other)); }
+TensorMeta lt(const Tensor& self, const Tensor& other) { return to_bool(binary("lt", self, other)); }
+TensorMeta le(const Tensor& self, const Tensor& other) { return to_bool(binary("le", self, other)); }
+TensorMeta gt(const Tensor& self, const Tensor& other) { return to_bool(binary("gt", self, other)); }
+TensorMeta ge(const Tensor& self, const Tensor& other) { return to_bool(binary("ge", self, other)); }
+TensorMeta logical_and(const Tensor& self, const Tensor& other) {
+  return to_bool(binary("logical_and", self, other));
+}
+TensorMeta logical_or(const Tensor& self, const Tensor& other) {
+  return to_bool(binary("logical_or", self, other));
+}
+TensorMeta logical_xor(const Tensor& self, const Tensor& other) {
+  return to_bool(binary("logical_xor", self, other));
+}
+
+TensorMeta bitwise_and(const Tensor& self, const Tensor& other) { return bitwise("bitwise_and", self, other); }
+TensorMeta bitwise_or(const Tensor& self, const Tensor& other) { return bitwise("bitwise_or", self, other); }
+TensorMeta bitwise_xor(const Tensor& self, const Tensor& other) { return bitwise("bitwise_xor", self, other); }
 
 }  // namespace lz::meta

@@ -102,4 +102,28 @@ TensorMeta rand(IntArrayRef size, std::optional<Generator>, std::optional<Scalar
   return random("rand", size, dtype, layout, device, pin_memory);
 }
 
+TensorMeta linspace(const Scalar& start, const Scalar& end, int64_t steps,
+                    std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                    std::optional<Device> device, std::optional<bool> pin_memory) {
+  LZ_CHECK(steps >= 0, ValueError, "[linspace] steps: number of steps must be non-negative, got ",
+           steps);
+  const ScalarType t = dtype.value_or(default_float_dtype());
+  LZ_CHECK(t != ScalarType::Bool, TypeError, "[linspace] dtype: ", t, " is not supported");
+  return factory("linspace", {steps}, t, layout, device, pin_memory);
+}
+
+TensorMeta eye_m(int64_t n, int64_t m, std::optional<ScalarType> dtype,
+                 std::optional<Layout> layout, std::optional<Device> device,
+                 std::optional<bool> pin_memory) {
+  LZ_CHECK(n >= 0, ValueError, "[eye] n: must be greater or equal to 0, got ", n);
+  LZ_CHECK(m >= 0, ValueError, "[eye] m: must be greater or equal to 0, got ", m);
+  return factory("eye", {n, m}, dtype.value_or(default_float_dtype()), layout, device, pin_memory);
+}
+
+TensorMeta eye(int64_t n, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+               std::optional<Device> device, std::optional<bool> pin_memory) {
+  LZ_CHECK(n >= 0, ValueError, "[eye] n: must be greater or equal to 0, got ", n);
+  return eye_m(n, n, dtype, layout, device, pin_memory);
+}
+
 }  // namespace lz::meta

@@ -31,6 +31,17 @@ TensorMeta rand(IntArrayRef size, std::optional<Generator> generator,
                 std::optional<ScalarType> dtype, std::optional<Layout> layout,
                 std::optional<Device> device, std::optional<bool> pin_memory);
 
+// linspace: float32 unless dtype says otherwise; bool is rejected.
+TensorMeta linspace(const Scalar& start, const Scalar& end, int64_t steps,
+                    std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                    std::optional<Device> device, std::optional<bool> pin_memory);
+// eye(n) is eye(n, n): ones on the main diagonal.
+TensorMeta eye(int64_t n, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+               std::optional<Device> device, std::optional<bool> pin_memory);
+TensorMeta eye_m(int64_t n, int64_t m, std::optional<ScalarType> dtype,
+                 std::optional<Layout> layout, std::optional<Device> device,
+                 std::optional<bool> pin_memory);
+
 // Number of elements arange(start, end, step) produces; ValueError for a
 // zero step, a step pointing away from end, or non-finite bounds.
 int64_t arange_length(const Scalar& start, const Scalar& end, const Scalar& step);

@@ -430,3 +430,35 @@ TEST_CASE("from_vector and from_blob", "[eager][factories][tensor]") {
   }
   CHECK(deleted);
 }
+
+TEST_CASE("linspace hits both ends exactly and defaults to float32", "[eager][factories][linspace]") {
+  const Tensor a = lz::linspace(0, 1, 5);
+  CHECK(a.dtype() == kFloat32);
+  CHECK(values(a) == std::vector<double>{0, 0.25, 0.5, 0.75, 1});
+  // The last value is `end` itself, not start + 6 * step rounded.
+  const Tensor b = lz::linspace(0.1, 0.7, 7, kFloat32);
+  CHECK(values(b).back() == static_cast<double>(0.7f));
+  CHECK(values(b).front() == static_cast<double>(0.1f));
+  // Symmetric around the middle: both halves are computed from their end.
+  const Tensor c = lz::linspace(-1.0, 1.0, 9, kFloat64);
+  const std::vector<double> v = values(c);
+  for (size_t i = 0; i < v.size(); ++i) CHECK(v[i] == -v[v.size() - 1 - i]);
+  CHECK(lz::linspace(3, 3, 1).item<float>() == 3.0f);
+  CHECK(lz::linspace(0, 1, 0).numel() == 0);
+  // Integral dtypes truncate: 2, 4.333, 6.667, 9 -> 2, 4, 6, 9.
+  CHECK(values(lz::linspace(2, 9, 4, kInt32)) == std::vector<double>{2, 4, 6, 9});
+  REQUIRE_THROWS_AS(lz::linspace(0, 1, -2), ValueError);
+  REQUIRE_THROWS_AS(lz::linspace(0, 1, 3, kBool), TypeError);
+}
+
+TEST_CASE("eye of square and rectangular shapes", "[eager][factories][eye]") {
+  const Tensor i3 = lz::eye(3);
+  CHECK(i3.dtype() == kFloat32);
+  CHECK(values(i3) == std::vector<double>{1, 0, 0, 0, 1, 0, 0, 0, 1});
+  CHECK(values(lz::eye(2, 3, kInt64)) == std::vector<double>{1, 0, 0, 0, 1, 0});
+  CHECK(values(lz::eye(3, 1, kBool)) == std::vector<double>{1, 0, 0});
+  CHECK_SHAPE(lz::eye(0), {0, 0});
+  CHECK_SHAPE(lz::eye(4, 0), {4, 0});
+  REQUIRE_THROWS_WITH(lz::eye(-1), Catch::Contains("[eye] n: must be greater or equal to 0, got -1"));
+  REQUIRE_THROWS_WITH(lz::eye(2, -5), Catch::Contains("[eye] m: must be greater or equal to 0, got -5"));
+}

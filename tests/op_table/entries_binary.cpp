@@ -1,31 +1,122 @@
 // Table entries: binary and ternary element-wise operators.
+#include <cmath>
+#include <cstdint>
+#include <tuple>
+
 #include "tests/op_table/entry_builders.h"
 #include "tests/op_table/reference.h"
+#include "tests/op_table/tensor_access.h"
 
 namespace lzt {
 
 namespace {
 
+using lz::Scalar;
+using lz::ScalarType;
 using lz::Tensor;
 
+inline std::vector<ScalarType> integral_and_bool_types() {
+  return {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64};
+}
+inline std::vector<ScalarType> integral_types() { return {lz::kUInt8, lz::kInt32, lz::kInt64}; }
+
+// ---- Independent references (float64 / int64 arithmetic) ----------------------
+
+double python_mod(double x, double y) {
+  double r = std::fmod(x, y);
+  if (r != 0 && ((r < 0) != (y < 0))) r += y;
+  return r;
+}
+
+// x ** y as the result dtype computes it: integers by repeated
+// multiplication modulo 2^64 (negative exponents: 1 / x ** |y| truncated),
+// floats with the real power.
+double power(ScalarType result, double x, double y) {
+  if (!is_int(result)) return std::pow(x, y);
+  const int64_t a = static_cast<int64_t>(as_stored(result, x));
+  const int64_t b = static_cast<int64_t>(as_stored(result, y));
+  if (b < 0) return a == 1 ? 1 : a == -1 ? (b % 2 == 0 ? 1 : -1) : 0;
+  uint64_t r = 1;
+  for (int64_t i = 0; i < b; ++i) r *= static_cast<uint64_t>(a);
+  return static_cast<double>(static_cast<int64_t>(r));
+}
+
+double clamp_ref(double x, std::optional<double> lo, std::optional<double> hi) {
+  if (std::isnan(x) || (lo && std::isnan(*lo)) || (hi && std::isnan(*hi))) return NAN;
+  if (lo && x < *lo) x = *lo;
+  if (hi && x > *hi) x = *hi;
+  return x;
+}
+
+// ---- Sample builders -------------------------------------------------------------
+
+// Binary samples whose second tensor is bool (a mask) with the same shapes
+// and layouts as binary_samples(dtype).
+std::vector<SampleInput> masked_samples(ScalarType dtype) {
+  std::vector<SampleInput> out = binary_samples(dtype);
+  const std::vector<SampleInput> masks = binary_samples(lz::kBool);
+  for (size_t i = 0; i < out.size(); ++i) out[i].tensors[1] = masks[i].tensors[1];
+  return out;
+}
+
+// Ternary samples whose first tensor is a bool condition.
+std::vector<SampleInput> where_samples(ScalarType dtype) {
+  std::vector<SampleInput> out = ternary_samples(dtype);
+  const std::vector<SampleInput> conds = ternary_samples(lz::kBool);
+  for (size_t i = 0; i < out.size(); ++i) out[i].tensors[0] = conds[i].tensors[0];
+  return out;
+}
+
+// Every sample once per value of each kwarg list entry (a list of kwarg maps).
+std::vector<SampleInput> with_kwargs(const std::vector<SampleInput>& samples,
+                                     const std::vector<std::map<std::string, lz::IValue>>& sets) {
+  std::vector<SampleInput> out;
+  for (const auto& set : sets) {
+    for (SampleInput s : samples) {
+      for (const auto& [k, v] : set) s.kwargs[k] = v;
+      out.push_back(std::move(s));
+    }
+  }
+  return out;
+}
+
+std::optional<Scalar> opt_scalar(const SampleInput& s, const std::string& name) {
+  if (!s.has(name) || s.arg(name).is_none()) return std::nullopt;
+  return s.scalar_arg(name);
+}
+
 // op(tensor, Scalar) entries: the scalar joins type promotion as a wrapped number.
-OpInfo scalar_entry(std::string name, std::vector<lz::ScalarType> dtypes,
-                    std::function<Tensor(const Tensor&, const lz::Scalar&)> fn,
-                    std::function<void(Tensor&, const lz::Scalar&)> inplace,
+struct ScalarFns {
+  std::function<Tensor(const Tensor&, const Scalar&)> op;
+  std::function<void(Tensor&, const Scalar&)> inplace;                      // may be empty
+  std::function<void(Tensor&, const Tensor&, const Scalar&)> out;          // may be empty
+};
+
+OpInfo scalar_entry(std::string name, std::vector<ScalarType> dtypes, ScalarFns fns,
                     std::function<double(double, double)> reference, ResultRule result,
-                    std::vector<lz::IValue> scalars) {
+                    std::vector<lz::IValue> scalars, Domain domain = {}) {
   OpInfo op;
   op.name = std::move(name);
   op.dtypes = std::move(dtypes);
-  op.samples = [scalars](lz::ScalarType t) { return with_kwarg(unary_samples(t), "other", scalars); };
-  op.op = [fn](const SampleInput& s) { return std::vector<Tensor>{fn(s[0], s.scalar_arg("other"))}; };
-  op.reference = [reference, result](const SampleInput& s) {
-    const lz::Scalar other = s.scalar_arg("other");
-    const double v = other.to_double();
-    return std::vector<Expected>{map_reference(s[0], result(lz::result_type(s[0], other)),
-                                               [&](double x) { return reference(x, v); })};
+  op.samples = [scalars, domain](ScalarType t) {
+    return with_kwarg(unary_samples(t, domain), "other", scalars);
   };
-  op.inplace = [inplace](Tensor& self, const SampleInput& s) { inplace(self, s.scalar_arg("other")); };
+  op.op = [fn = fns.op](const SampleInput& s) { return std::vector<Tensor>{fn(s[0], s.scalar_arg("other"))}; };
+  op.reference = [reference, result](const SampleInput& s) {
+    const Scalar other = s.scalar_arg("other");
+    const ScalarType r = result(lz::result_type(s[0], other));
+    // The scalar is converted to the computation's dtype first (uint8 & -2 is uint8 & 254).
+    const double v = as_stored(lz::result_type(s[0], other), other.to_double());
+    return std::vector<Expected>{map_reference(s[0], r, [&](double x) { return reference(x, v); })};
+  };
+  if (fns.inplace) {
+    op.inplace = [f = fns.inplace](Tensor& self, const SampleInput& s) { f(self, s.scalar_arg("other")); };
+  }
+  if (fns.out) {
+    op.out = [f = fns.out](std::vector<Tensor>& outs, const SampleInput& s) {
+      f(outs[0], s[0], s.scalar_arg("other"));
+    };
+  }
   return op;
 }
 
@@ -36,9 +127,23 @@ std::vector<ErrorInput> broadcast_errors(const std::string& name) {
                            "[" + name + "] other: expected a defined tensor")};
 }
 
-}  // namespace
+ErrorInput dtype_error(const std::string& name, ScalarType a, ScalarType b, const std::string& message) {
+  return LZT_EXPECT_ERROR(TypeError,
+                          (SampleInput{{lz::zeros({2}, a), lz::zeros({2}, b)}, {},
+                                       std::string(lz::to_string(a)) + " and " + std::string(lz::to_string(b))}),
+                          message);
+}
 
-void add_binary_ops(std::vector<OpInfo>& t) {
+ErrorInput zero_division_error(ScalarType t) {
+  return LZT_EXPECT_ERROR(ValueError,
+                          (SampleInput{{make_tensor({1, 2, 3}, t), make_tensor({1, 0, 1}, t)}, {},
+                                       "integer divisor with a zero"}),
+                          "ZeroDivisionError");
+}
+
+// ---- Entries ---------------------------------------------------------------------
+
+void add_arithmetic(std::vector<OpInfo>& t) {
   {
     OpInfo op = binary_entry(
         "add", all_types(),
@@ -78,9 +183,8 @@ void add_binary_ops(std::vector<OpInfo>& t) {
         [](double x, double y) { return x - y; });
     op.errors = [] {
       std::vector<ErrorInput> e = broadcast_errors("sub");
-      e.push_back(LZT_EXPECT_ERROR(TypeError,
-                                   (SampleInput{{lz::zeros({2}, lz::kBool), lz::zeros({2}, lz::kBool)}, {}, "bool"}),
-                                   "[sub] subtraction, the `-` operator, with a bool tensor is not supported"));
+      e.push_back(dtype_error("sub", lz::kBool, lz::kBool,
+                              "[sub] subtraction, the `-` operator, with a bool tensor is not supported"));
       return e;
     };
     t.push_back(std::move(op));
@@ -105,23 +209,819 @@ void add_binary_ops(std::vector<OpInfo>& t) {
     op.errors = [] { return broadcast_errors("div"); };
     t.push_back(std::move(op));
   }
+  // div with a rounding mode: integer results for integer inputs.
+  for (const char* mode : {"trunc", "floor"}) {
+    const std::string m = mode;
+    OpInfo op = binary_entry(
+        "div." + m, numeric_types(),
+        {[m](const Tensor& a, const Tensor& b) { return lz::div(a, b, m); },
+         [m](Tensor& a, const Tensor& b) -> Tensor& { return a.div_(b, m); },
+         [m](Tensor& o, const Tensor& a, const Tensor& b) -> Tensor& { return lz::div_out(o, a, b, m); }},
+        [m](double x, double y) { return m == "trunc" ? std::trunc(x / y) : std::floor(x / y); }, same_dtype,
+        Domain{}, kNonzero);
+    op.errors = [m] {
+      std::vector<ErrorInput> e = broadcast_errors("div");
+      e.push_back(dtype_error("div", lz::kBool, lz::kBool, "[div] self: rounding_mode \"" + m + "\" is not implemented for bool"));
+      for (ScalarType it : integral_types()) e.push_back(zero_division_error(it));
+      return e;
+    };
+    t.push_back(std::move(op));
+  }
+  {
+    // The Scalar overload with a mode, and the mode errors.
+    OpInfo op;
+    op.name = "div.Scalar_mode";
+    op.dtypes = numeric_types();
+    op.samples = [](ScalarType dt) {
+      return with_kwargs(unary_samples(dt), {{{"other", lz::IValue(int64_t{3})}, {"rounding_mode", lz::IValue("trunc")}},
+                                             {{"other", lz::IValue(-2.5)}, {"rounding_mode", lz::IValue("floor")}},
+                                             {{"other", lz::IValue(int64_t{-4})}, {"rounding_mode", lz::IValue("floor")}},
+                                             {{"other", lz::IValue(int64_t{2})}, {"rounding_mode", lz::IValue()}}});
+    };
+    auto mode_of = [](const SampleInput& s) -> std::optional<std::string_view> {
+      if (s.arg("rounding_mode").is_none()) return std::nullopt;
+      return s.arg("rounding_mode").to_string_view();
+    };
+    op.op = [mode_of](const SampleInput& s) {
+      return std::vector<Tensor>{lz::div(s[0], s.scalar_arg("other"), mode_of(s))};
+    };
+    op.reference = [](const SampleInput& s) {
+      const Scalar other = s.scalar_arg("other");
+      const double v = other.to_double();
+      if (s.arg("rounding_mode").is_none()) {
+        return std::vector<Expected>{
+            map_reference(s[0], to_float(lz::result_type(s[0], other)), [v](double x) { return x / v; })};
+      }
+      const bool trunc = s.arg("rounding_mode").to_string_view() == "trunc";
+      // uint8 // -4: -4 is 252 in uint8.
+      const double d = as_stored(lz::result_type(s[0], other), v);
+      return std::vector<Expected>{map_reference(s[0], lz::result_type(s[0], other), [d, trunc](double x) {
+        return trunc ? std::trunc(x / d) : std::floor(x / d);
+      })};
+    };
+    op.inplace = [mode_of](Tensor& self, const SampleInput& s) { lz::div_(self, s.scalar_arg("other"), mode_of(s)); };
+    op.errors = [] {
+      return std::vector<ErrorInput>{
+          LZT_EXPECT_ERROR(ValueError,
+                           (SampleInput{{lz::ones({2})}, {{"other", lz::IValue(int64_t{2})}, {"rounding_mode", lz::IValue("round")}}, "bad mode"}),
+                           "[div] rounding_mode: expected \"trunc\", \"floor\" or None (true division), got \"round\""),
+          LZT_EXPECT_ERROR(ValueError,
+                           (SampleInput{{lz::ones({2}, lz::kInt64)}, {{"other", lz::IValue(int64_t{0})}, {"rounding_mode", lz::IValue("floor")}}, "int by 0"}),
+                           "[div] other: ZeroDivisionError"),
+          LZT_EXPECT_ERROR(ValueError,
+                           (SampleInput{{lz::ones({2}, lz::kUInt8)}, {{"other", lz::IValue(int64_t{256})}, {"rounding_mode", lz::IValue("trunc")}}, "uint8 by 256 (0 in uint8)"}),
+                           "ZeroDivisionError")};
+    };
+    t.push_back(std::move(op));
+  }
+
   const std::vector<lz::IValue> scalars = {lz::IValue(int64_t{2}), lz::IValue(2.5)};
   t.push_back(scalar_entry(
-      "add.Scalar", numeric_types(), [](const Tensor& a, const lz::Scalar& s) { return lz::add(a, s); },
-      [](Tensor& a, const lz::Scalar& s) { a.add_(s); }, [](double x, double y) { return x + y; },
-      same_dtype, scalars));
+      "add.Scalar", numeric_types(),
+      {[](const Tensor& a, const Scalar& s) { return lz::add(a, s); }, [](Tensor& a, const Scalar& s) { a.add_(s); }, nullptr},
+      [](double x, double y) { return x + y; }, same_dtype, scalars));
   t.push_back(scalar_entry(
-      "sub.Scalar", numeric_types(), [](const Tensor& a, const lz::Scalar& s) { return lz::sub(a, s); },
-      [](Tensor& a, const lz::Scalar& s) { a.sub_(s); }, [](double x, double y) { return x - y; },
-      same_dtype, scalars));
+      "sub.Scalar", numeric_types(),
+      {[](const Tensor& a, const Scalar& s) { return lz::sub(a, s); }, [](Tensor& a, const Scalar& s) { a.sub_(s); }, nullptr},
+      [](double x, double y) { return x - y; }, same_dtype, scalars));
   t.push_back(scalar_entry(
-      "mul.Scalar", numeric_types(), [](const Tensor& a, const lz::Scalar& s) { return lz::mul(a, s); },
-      [](Tensor& a, const lz::Scalar& s) { a.mul_(s); }, [](double x, double y) { return x * y; },
-      same_dtype, scalars));
+      "mul.Scalar", numeric_types(),
+      {[](const Tensor& a, const Scalar& s) { return lz::mul(a, s); }, [](Tensor& a, const Scalar& s) { a.mul_(s); }, nullptr},
+      [](double x, double y) { return x * y; }, same_dtype, scalars));
   t.push_back(scalar_entry(
-      "div.Scalar", numeric_types(), [](const Tensor& a, const lz::Scalar& s) { return lz::div(a, s); },
-      [](Tensor& a, const lz::Scalar& s) { a.div_(s); }, [](double x, double y) { return x / y; },
-      to_float, scalars));
+      "div.Scalar", numeric_types(),
+      {[](const Tensor& a, const Scalar& s) { return lz::div(a, s); }, [](Tensor& a, const Scalar& s) { a.div_(s); }, nullptr},
+      [](double x, double y) { return x / y; }, to_float, scalars));
+
+  // pow: integers and floats differ for negative exponents, so the reference
+  // takes the result dtype. Bases in [-4, 4] and exponents in [-3, 3] keep
+  // float16 finite.
+  const Domain base{-4, 4}, expo{-3, 3};
+  {
+    OpInfo op = binary_entry(
+        "pow", numeric_types(),
+        {[](const Tensor& a, const Tensor& b) { return lz::pow(a, b); },
+         [](Tensor& a, const Tensor& b) -> Tensor& { return a.pow_(b); },
+         [](Tensor& o, const Tensor& a, const Tensor& b) -> Tensor& { return lz::pow_out(o, a, b); }},
+        nullptr, same_dtype, base, expo);
+    op.reference = [](const SampleInput& s) {
+      const ScalarType r = lz::promote_types(s[0].dtype(), s[1].dtype());
+      return std::vector<Expected>{map_reference(s[0], s[1], r, [r](double x, double y) { return power(r, x, y); })};
+    };
+    op.errors = [] {
+      return std::vector<ErrorInput>{
+          dtype_error("pow", lz::kBool, lz::kBool, "[pow] self: not implemented for bool"),
+          LZT_EXPECT_ERROR(ShapeError, (SampleInput{{lz::zeros({3}), lz::zeros({4})}, {}, "[3] and [4]"}),
+                           "[pow] self shape [3] and exponent shape [4] are not broadcastable"),
+          LZT_EXPECT_ERROR(ValueError, (SampleInput{{lz::zeros({3}), Tensor()}, {}, "undefined exponent"}),
+                           "[pow] exponent: expected a defined tensor")};
+    };
+    t.push_back(std::move(op));
+  }
+  {
+    OpInfo op;
+    op.name = "pow.Tensor_Scalar";
+    op.dtypes = numeric_types();
+    op.samples = [base](ScalarType dt) {
+      std::vector<lz::IValue> exps = {lz::IValue(int64_t{2}), lz::IValue(int64_t{3}), lz::IValue(0.5),
+                                      lz::IValue(2.5),       lz::IValue(int64_t{0}), lz::IValue(-0.5),
+                                      lz::IValue(-1.0),      lz::IValue(-2.0),      lz::IValue(true)};
+      if (is_float(dt)) {
+        exps.push_back(lz::IValue(int64_t{-1}));
+        exps.push_back(lz::IValue(int64_t{-2}));
+      }
+      return with_kwarg(unary_samples(dt, base), "exponent", exps);
+    };
+    op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::pow(s[0], s.scalar_arg("exponent"))}; };
+    op.reference = [](const SampleInput& s) {
+      const Scalar e = s.scalar_arg("exponent");
+      const ScalarType r = lz::result_type(s[0], e);
+      return std::vector<Expected>{
+          map_reference(s[0], r, [r, v = e.to_double()](double x) { return power(r, x, v); })};
+    };
+    op.inplace = [](Tensor& self, const SampleInput& s) { self.pow_(s.scalar_arg("exponent")); };
+    op.out = [](std::vector<Tensor>& outs, const SampleInput& s) {
+      lz::pow_out(outs[0], s[0], s.scalar_arg("exponent"));
+    };
+    op.errors = [] {
+      std::vector<ErrorInput> e;
+      for (ScalarType it : integral_and_bool_types()) {
+        e.push_back(LZT_EXPECT_ERROR(ValueError,
+                                     (SampleInput{{lz::ones({2}, it)}, {{"exponent", lz::IValue(int64_t{-1})}}, "negative int power"}),
+                                     "[pow] exponent: integers to negative integer powers are not allowed"));
+      }
+      return e;
+    };
+    t.push_back(std::move(op));
+  }
+  {
+    // Scalar base, tensor exponent.
+    OpInfo op;
+    op.name = "pow.Scalar";
+    op.dtypes = numeric_types();
+    op.samples = [expo](ScalarType dt) {
+      return with_kwarg(unary_samples(dt, expo), "self",
+                        {lz::IValue(int64_t{2}), lz::IValue(-1.5), lz::IValue(int64_t{-3}), lz::IValue(int64_t{1})});
+    };
+    op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::pow(s.scalar_arg("self"), s[0])}; };
+    op.reference = [](const SampleInput& s) {
+      const Scalar b = s.scalar_arg("self");
+      const ScalarType r = lz::result_type(s[0], b);
+      return std::vector<Expected>{
+          map_reference(s[0], r, [r, v = b.to_double()](double y) { return power(r, v, y); })};
+    };
+    op.out = [](std::vector<Tensor>& outs, const SampleInput& s) { lz::pow_out(outs[0], s.scalar_arg("self"), s[0]); };
+    t.push_back(std::move(op));
+  }
+
+  {
+    OpInfo op = binary_entry(
+        "remainder", numeric_types(),
+        {[](const Tensor& a, const Tensor& b) { return lz::remainder(a, b); },
+         [](Tensor& a, const Tensor& b) -> Tensor& { return a.remainder_(b); },
+         [](Tensor& o, const Tensor& a, const Tensor& b) -> Tensor& { return lz::remainder_out(o, a, b); }},
+        python_mod, same_dtype, Domain{}, kNonzero);
+    op.errors = [] {
+      std::vector<ErrorInput> e = broadcast_errors("remainder");
+      e.push_back(dtype_error("remainder", lz::kBool, lz::kBool, "[remainder] self: not implemented for bool"));
+      for (ScalarType it : integral_types()) e.push_back(zero_division_error(it));
+      return e;
+    };
+    t.push_back(std::move(op));
+  }
+  t.push_back(scalar_entry(
+      "remainder.Scalar", numeric_types(),
+      {[](const Tensor& a, const Scalar& s) { return lz::remainder(a, s); },
+       [](Tensor& a, const Scalar& s) { a.remainder_(s); },
+       [](Tensor& o, const Tensor& a, const Scalar& s) { lz::remainder_out(o, a, s); }},
+      python_mod, same_dtype, {lz::IValue(int64_t{3}), lz::IValue(int64_t{-5}), lz::IValue(-2.5)}));
+  {
+    OpInfo op = binary_entry(
+        "atan2", all_types(),
+        {[](const Tensor& a, const Tensor& b) { return lz::atan2(a, b); },
+         [](Tensor& a, const Tensor& b) -> Tensor& { return a.atan2_(b); },
+         [](Tensor& o, const Tensor& a, const Tensor& b) -> Tensor& { return lz::atan2_out(o, a, b); }},
+        [](double y, double x) { return std::atan2(y, x); }, to_float);
+    op.errors = [] { return broadcast_errors("atan2"); };
+    t.push_back(std::move(op));
+  }
+  {
+    OpInfo op = binary_entry(
+        "maximum", all_types(),
+        {[](const Tensor& a, const Tensor& b) { return lz::maximum(a, b); }, nullptr,
+         [](Tensor& o, const Tensor& a, const Tensor& b) -> Tensor& { return lz::maximum_out(o, a, b); }},
+        [](double x, double y) { return x > y ? x : y; });
+    op.errors = [] { return broadcast_errors("maximum"); };
+    t.push_back(std::move(op));
+  }
+  {
+    OpInfo op = binary_entry(
+        "minimum", all_types(),
+        {[](const Tensor& a, const Tensor& b) { return lz::minimum(a, b); }, nullptr,
+         [](Tensor& o, const Tensor& a, const Tensor& b) -> Tensor& { return lz::minimum_out(o, a, b); }},
+        [](double x, double y) { return x < y ? x : y; });
+    op.errors = [] { return broadcast_errors("minimum"); };
+    t.push_back(std::move(op));
+  }
+}
+
+void add_comparisons(std::vector<OpInfo>& t) {
+  struct Cmp {
+    const char* name;
+    Tensor (*op)(const Tensor&, const Tensor&);
+    Tensor (*op_s)(const Tensor&, const Scalar&);
+    Tensor& (*inplace)(Tensor&, const Tensor&);
+    Tensor& (*inplace_s)(Tensor&, const Scalar&);
+    Tensor& (*out)(Tensor&, const Tensor&, const Tensor&);
+    Tensor& (*out_s)(Tensor&, const Tensor&, const Scalar&);
+    bool (*ref)(double, double);
+  };
+  const Cmp cmps[] = {
+      {"eq", lz::eq, lz::eq, lz::eq_, lz::eq_, lz::eq_out, lz::eq_out, [](double x, double y) { return x == y; }},
+      {"ne", lz::ne, lz::ne, lz::ne_, lz::ne_, lz::ne_out, lz::ne_out, [](double x, double y) { return x != y; }},
+      {"lt", lz::lt, lz::lt, lz::lt_, lz::lt_, lz::lt_out, lz::lt_out, [](double x, double y) { return x < y; }},
+      {"le", lz::le, lz::le, lz::le_, lz::le_, lz::le_out, lz::le_out, [](double x, double y) { return x <= y; }},
+      {"gt", lz::gt, lz::gt, lz::gt_, lz::gt_, lz::gt_out, lz::gt_out, [](double x, double y) { return x > y; }},
+      {"ge", lz::ge, lz::ge, lz::ge_, lz::ge_, lz::ge_out, lz::ge_out, [](double x, double y) { return x >= y; }},
+  };
+  for (const Cmp& c : cmps) {
+    const std::string name = c.name;
+    auto ref = [r = c.ref](double x, double y) { return r(x, y) ? 1.0 : 0.0; };
+    OpInfo op = binary_entry(
+        name, all_types(),
+        {c.op, [f = c.inplace](Tensor& a, const Tensor& b) -> Tensor& { return f(a, b); },
+         [f = c.out](Tensor& o, const Tensor& a, const Tensor& b) -> Tensor& { return f(o, a, b); }},
+        ref, to_bool);
+    op.errors = [name] { return broadcast_errors(name); };
+    t.push_back(std::move(op));
+    // Scalars exact in every dtype (a uint8 tensor compares 2.5 in float32).
+    t.push_back(scalar_entry(
+        name + ".Scalar", all_types(),
+        {c.op_s, [f = c.inplace_s](Tensor& a, const Scalar& s) { f(a, s); },
+         [f = c.out_s](Tensor& o, const Tensor& a, const Scalar& s) { f(o, a, s); }},
+        ref, to_bool, {lz::IValue(int64_t{2}), lz::IValue(2.5), lz::IValue(-1.0), lz::IValue(true)}));
+  }
+
+  struct Logical {
+    const char* name;
+    Tensor (*op)(const Tensor&, const Tensor&);
+    Tensor& (*inplace)(Tensor&, const Tensor&);
+    Tensor& (*out)(Tensor&, const Tensor&, const Tensor&);
+    bool (*ref)(bool, bool);
+  };
+  const Logical logicals[] = {
+      {"logical_and", lz::logical_and, lz::logical_and_, lz::logical_and_out, [](bool a, bool b) { return a && b; }},
+      {"logical_or", lz::logical_or, lz::logical_or_, lz::logical_or_out, [](bool a, bool b) { return a || b; }},
+      {"logical_xor", lz::logical_xor, lz::logical_xor_, lz::logical_xor_out, [](bool a, bool b) { return a != b; }},
+  };
+  for (const Logical& l : logicals) {
+    const std::string name = l.name;
+    OpInfo op = binary_entry(
+        name, all_types(),
+        {l.op, [f = l.inplace](Tensor& a, const Tensor& b) -> Tensor& { return f(a, b); },
+         [f = l.out](Tensor& o, const Tensor& a, const Tensor& b) -> Tensor& { return f(o, a, b); }},
+        [r = l.ref](double x, double y) { return r(x != 0, y != 0) ? 1.0 : 0.0; }, to_bool);
+    op.errors = [name] { return broadcast_errors(name); };
+    t.push_back(std::move(op));
+  }
+
+  struct Bitwise {
+    const char* name;
+    Tensor (*op)(const Tensor&, const Tensor&);
+    Tensor (*op_s)(const Tensor&, const Scalar&);
+    Tensor& (Tensor::*inplace)(const Tensor&);
+    Tensor& (*inplace_s)(Tensor&, const Scalar&);
+    Tensor& (*out)(Tensor&, const Tensor&, const Tensor&);
+    Tensor& (*out_s)(Tensor&, const Tensor&, const Scalar&);
+    int64_t (*ref)(int64_t, int64_t);
+  };
+  const Bitwise bitwises[] = {
+      {"bitwise_and", lz::bitwise_and, lz::bitwise_and, &Tensor::bitwise_and_, lz::bitwise_and_, lz::bitwise_and_out,
+       lz::bitwise_and_out, [](int64_t a, int64_t b) { return a & b; }},
+      {"bitwise_or", lz::bitwise_or, lz::bitwise_or, &Tensor::bitwise_or_, lz::bitwise_or_, lz::bitwise_or_out,
+       lz::bitwise_or_out, [](int64_t a, int64_t b) { return a | b; }},
+      {"bitwise_xor", lz::bitwise_xor, lz::bitwise_xor, &Tensor::bitwise_xor_, lz::bitwise_xor_, lz::bitwise_xor_out,
+       lz::bitwise_xor_out, [](int64_t a, int64_t b) { return a ^ b; }},
+  };
+  for (const Bitwise& b : bitwises) {
+    const std::string name = b.name;
+    auto ref = [r = b.ref](double x, double y) {
+      return static_cast<double>(r(static_cast<int64_t>(x), static_cast<int64_t>(y)));
+    };
+    OpInfo op = binary_entry(
+        name, integral_and_bool_types(),
+        {b.op, [f = b.inplace](Tensor& a, const Tensor& o) -> Tensor& { return (a.*f)(o); },
+         [f = b.out](Tensor& o, const Tensor& a, const Tensor& c) -> Tensor& { return f(o, a, c); }},
+        ref);
+    op.errors = [name] {
+      std::vector<ErrorInput> e = broadcast_errors(name);
+      e.push_back(dtype_error(name, lz::kFloat32, lz::kInt32,
+                              "[" + name + "] self: bitwise operators are only implemented for integral and bool dtypes"));
+      e.push_back(dtype_error(name, lz::kBool, lz::kFloat16, "float16"));
+      return e;
+    };
+    t.push_back(std::move(op));
+    t.push_back(scalar_entry(
+        name + ".Scalar", integral_and_bool_types(),
+        {b.op_s, [f = b.inplace_s](Tensor& a, const Scalar& s) { f(a, s); },
+         [f = b.out_s](Tensor& o, const Tensor& a, const Scalar& s) { f(o, a, s); }},
+        ref, same_dtype, {lz::IValue(int64_t{6}), lz::IValue(int64_t{-2}), lz::IValue(true)}));
+  }
+}
+
+void add_ternary(std::vector<OpInfo>& t) {
+  {
+    OpInfo op;
+    op.name = "where";
+    op.dtypes = all_types();
+    op.samples = [](ScalarType dt) {
+      std::vector<SampleInput> s = where_samples(dt);
+      // other of another dtype: the result promotes self and other.
+      uint32_t seed = 900;
+      for (ScalarType other : all_types()) {
+        if (other == dt) continue;
+        s.push_back(SampleInput{{domain_tensor({2, 1}, lz::kBool, seed), domain_tensor({2, 3}, dt, seed + 1),
+                                 domain_tensor({3}, other, seed + 2)},
+                                {},
+                                "other " + std::string(lz::to_string(other))});
+        seed += 3;
+      }
+      return s;
+    };
+    op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::where(s[0], s[1], s[2])}; };
+    op.reference = [](const SampleInput& s) {
+      return std::vector<Expected>{map_reference(s[0], s[1], s[2], lz::promote_types(s[1].dtype(), s[2].dtype()),
+                                                 [](double c, double x, double y) { return c != 0 ? x : y; })};
+    };
+    op.out = [](std::vector<Tensor>& outs, const SampleInput& s) { lz::where_out(outs[0], s[0], s[1], s[2]); };
+    op.errors = [] {
+      return std::vector<ErrorInput>{
+          LZT_EXPECT_ERROR(TypeError, (SampleInput{{lz::zeros({2}), lz::zeros({2}), lz::zeros({2})}, {}, "float condition"}),
+                           "[where] condition: expected a bool tensor, got float32"),
+          LZT_EXPECT_ERROR(TypeError, (SampleInput{{lz::zeros({2}, lz::kUInt8), lz::zeros({2}), lz::zeros({2})}, {}, "uint8 condition"}),
+                           "[where] condition: expected a bool tensor, got uint8"),
+          LZT_EXPECT_ERROR(ShapeError,
+                           (SampleInput{{lz::zeros({3}, lz::kBool), lz::zeros({2, 3}), lz::zeros({4})}, {}, "[3], [2, 3], [4]"}),
+                           "and other shape [4] are not broadcastable"),
+          LZT_EXPECT_ERROR(ShapeError,
+                           (SampleInput{{lz::zeros({2}, lz::kBool), lz::zeros({3}), lz::zeros({3})}, {}, "[2], [3], [3]"}),
+                           "[where] condition shape [2] and self shape [3] are not broadcastable"),
+          LZT_EXPECT_ERROR(ValueError, (SampleInput{{Tensor(), lz::zeros({2}), lz::zeros({2})}, {}, "undefined condition"}),
+                           "[where] condition: expected a defined tensor")};
+    };
+    t.push_back(std::move(op));
+  }
+  {
+    // where with a Scalar other (and a Scalar self when "self" is given).
+    OpInfo op;
+    op.name = "where.Scalar";
+    op.dtypes = all_types();
+    op.samples = [](ScalarType dt) {
+      std::vector<SampleInput> s = masked_samples(dt);
+      for (SampleInput& x : s) std::swap(x.tensors[0], x.tensors[1]);  // condition first
+      std::vector<SampleInput> out = with_kwarg(s, "other", {lz::IValue(int64_t{2}), lz::IValue(-1.5), lz::IValue(false)});
+      std::vector<SampleInput> both = with_kwarg(s, "other", {lz::IValue(int64_t{2})});
+      both = with_kwarg(both, "self", {lz::IValue(0.5), lz::IValue(int64_t{-7})});
+      out.insert(out.end(), both.begin(), both.end());
+      return out;
+    };
+    op.op = [](const SampleInput& s) {
+      if (s.has("self")) return std::vector<Tensor>{lz::where(s[0], s.scalar_arg("self"), s.scalar_arg("other"))};
+      return std::vector<Tensor>{lz::where(s[0], s[1], s.scalar_arg("other"))};
+    };
+    op.reference = [](const SampleInput& s) {
+      const Scalar other = s.scalar_arg("other");
+      if (s.has("self")) {
+        lz::ResultTypeState st;
+        st.add(s.scalar_arg("self"));
+        st.add(other);
+        const double a = s.scalar_arg("self").to_double(), b = other.to_double();
+        return std::vector<Expected>{map_reference(s[0], st.result(), [a, b](double c) { return c != 0 ? a : b; })};
+      }
+      const ScalarType r = lz::result_type(s[1], other);
+      const double b = as_stored(r, other.to_double());
+      return std::vector<Expected>{
+          map_reference(s[0], s[1], r, [b](double c, double x) { return c != 0 ? x : b; })};
+    };
+    t.push_back(std::move(op));
+  }
+  // clamp with Scalar bounds.
+  {
+    OpInfo op;
+    op.name = "clamp";
+    op.dtypes = numeric_types();
+    op.samples = [](ScalarType dt) {
+      using M = std::map<std::string, lz::IValue>;
+      std::vector<M> sets = {M{{"min", lz::IValue(int64_t{2})}, {"max", lz::IValue(int64_t{5})}},
+                             M{{"min", lz::IValue(int64_t{3})}},
+                             M{{"max", lz::IValue(int64_t{4})}},
+                             M{{"min", lz::IValue(int64_t{6})}, {"max", lz::IValue(int64_t{2})}},  // min > max
+                             M{{"min", lz::IValue(1.5)}, {"max", lz::IValue(6.25)}}};
+      if (dt != lz::kUInt8) {
+        sets.push_back(M{{"min", lz::IValue(int64_t{-3})}, {"max", lz::IValue(2.5)}});
+        sets.push_back(M{{"max", lz::IValue(-0.5)}});
+      }
+      return with_kwargs(unary_samples(dt), sets);
+    };
+    op.op = [](const SampleInput& s) {
+      return std::vector<Tensor>{lz::clamp(s[0], opt_scalar(s, "min"), opt_scalar(s, "max"))};
+    };
+    op.reference = [](const SampleInput& s) {
+      const auto lo = opt_scalar(s, "min"), hi = opt_scalar(s, "max");
+      lz::ResultTypeState st;
+      st.add(s[0]);
+      if (lo) st.add(*lo);
+      if (hi) st.add(*hi);
+      std::optional<double> l, h;
+      if (lo) l = lo->to_double();
+      if (hi) h = hi->to_double();
+      return std::vector<Expected>{map_reference(s[0], st.result(), [l, h](double x) { return clamp_ref(x, l, h); })};
+    };
+    op.inplace = [](Tensor& self, const SampleInput& s) { self.clamp_(opt_scalar(s, "min"), opt_scalar(s, "max")); };
+    op.out = [](std::vector<Tensor>& outs, const SampleInput& s) {
+      lz::clamp_out(outs[0], s[0], opt_scalar(s, "min"), opt_scalar(s, "max"));
+    };
+    op.errors = [] {
+      return std::vector<ErrorInput>{
+          LZT_EXPECT_ERROR(ValueError, (SampleInput{{lz::ones({2})}, {}, "no bounds"}),
+                           "[clamp] min, max: at least one of min and max must be given"),
+          LZT_EXPECT_ERROR(TypeError, (SampleInput{{lz::ones({2}, lz::kBool)}, {{"min", lz::IValue(false)}}, "bool"}),
+                           "[clamp] self: not implemented for bool"),
+          LZT_EXPECT_ERROR(ValueError, (SampleInput{{lz::ones({2}, lz::kUInt8)}, {{"min", lz::IValue(int64_t{-1})}}, "uint8 and -1"}),
+                           "cannot be converted to uint8"),
+          LZT_EXPECT_ERROR(ValueError, (SampleInput{{lz::ones({2}, lz::kFloat16)}, {{"max", lz::IValue(1e6)}}, "float16 and 1e6"}),
+                           "cannot be converted to float16")};
+    };
+    t.push_back(std::move(op));
+  }
+  {
+    // clamp with tensor bounds broadcasting against self; kwargs "which"
+    // selects min only / max only.
+    OpInfo op;
+    op.name = "clamp.Tensor";
+    op.dtypes = numeric_types();
+    op.samples = [](ScalarType dt) {
+      std::vector<SampleInput> s = ternary_samples(dt);
+      std::vector<SampleInput> out = s;
+      for (SampleInput x : s) {
+        x.kwargs["which"] = lz::IValue("min");
+        out.push_back(x);
+        x.kwargs["which"] = lz::IValue("max");
+        out.push_back(x);
+      }
+      return out;
+    };
+    auto bounds = [](const SampleInput& s) -> std::pair<std::optional<Tensor>, std::optional<Tensor>> {
+      if (!s.has("which")) return {s[1], s[2]};
+      if (s.arg("which").to_string_view() == "min") return {s[1], std::nullopt};
+      return {std::nullopt, s[2]};
+    };
+    op.op = [bounds](const SampleInput& s) {
+      const auto [lo, hi] = bounds(s);
+      return std::vector<Tensor>{lz::clamp(s[0], lo, hi)};
+    };
+    op.reference = [](const SampleInput& s) {
+      const std::string which = s.has("which") ? std::string(s.arg("which").to_string_view()) : "both";
+      const ScalarType r = s[0].dtype();
+      if (which == "min") {
+        return std::vector<Expected>{map_reference(s[0], s[1], r, [](double x, double l) { return clamp_ref(x, l, std::nullopt); })};
+      }
+      if (which == "max") {
+        return std::vector<Expected>{map_reference(s[0], s[2], r, [](double x, double h) { return clamp_ref(x, std::nullopt, h); })};
+      }
+      return std::vector<Expected>{map_reference(s[0], s[1], s[2], r, [](double x, double l, double h) { return clamp_ref(x, l, h); })};
+    };
+    op.inplace = [bounds](Tensor& self, const SampleInput& s) {
+      const auto [lo, hi] = bounds(s);
+      lz::clamp_(self, lo, hi);
+    };
+    op.out = [bounds](std::vector<Tensor>& outs, const SampleInput& s) {
+      const auto [lo, hi] = bounds(s);
+      lz::clamp_out(outs[0], s[0], lo, hi);
+    };
+    op.errors = [] {
+      return std::vector<ErrorInput>{
+          LZT_EXPECT_ERROR(TypeError, (SampleInput{{lz::ones({2}, lz::kBool), lz::ones({2}, lz::kBool), lz::ones({2}, lz::kBool)}, {}, "bool"}),
+                           "[clamp] self: not implemented for bool"),
+          LZT_EXPECT_ERROR(ShapeError, (SampleInput{{lz::ones({2}), lz::ones({3}), lz::ones({2})}, {}, "[2] and [3]"}),
+                           "[clamp] self shape [2] and min shape [3] are not broadcastable")};
+    };
+    t.push_back(std::move(op));
+  }
+  // clamp_min / clamp_max with a tensor bound (type promotion, broadcasting).
+  for (const char* which : {"clamp_min", "clamp_max"}) {
+    const bool is_min = std::string(which) == "clamp_min";
+    OpInfo op = binary_entry(
+        which, numeric_types(),
+        {[is_min](const Tensor& a, const Tensor& b) { return is_min ? lz::clamp_min(a, b) : lz::clamp_max(a, b); },
+         [is_min](Tensor& a, const Tensor& b) -> Tensor& { return is_min ? lz::clamp_min_(a, b) : lz::clamp_max_(a, b); },
+         [is_min](Tensor& o, const Tensor& a, const Tensor& b) -> Tensor& {
+           return is_min ? lz::clamp_min_out(o, a, b) : lz::clamp_max_out(o, a, b);
+         }},
+        [is_min](double x, double b) { return is_min ? clamp_ref(x, b, std::nullopt) : clamp_ref(x, std::nullopt, b); });
+    const std::string name = which;
+    op.errors = [name] {
+      return std::vector<ErrorInput>{dtype_error(name, lz::kBool, lz::kBool, "[" + name + "] self: not implemented for bool")};
+    };
+    t.push_back(std::move(op));
+    t.push_back(scalar_entry(
+        name + ".Scalar", numeric_types(),
+        {[is_min](const Tensor& a, const Scalar& s) { return is_min ? lz::clamp_min(a, s) : lz::clamp_max(a, s); },
+         [is_min](Tensor& a, const Scalar& s) { is_min ? lz::clamp_min_(a, s) : lz::clamp_max_(a, s); },
+         [is_min](Tensor& o, const Tensor& a, const Scalar& s) { is_min ? lz::clamp_min_out(o, a, s) : lz::clamp_max_out(o, a, s); }},
+        [is_min](double x, double b) { return is_min ? clamp_ref(x, b, std::nullopt) : clamp_ref(x, std::nullopt, b); },
+        same_dtype, {lz::IValue(int64_t{3}), lz::IValue(2.5)}));
+  }
+  // lerp: floating dtypes; values and weights are exact in float32, so the
+  // two-sided formula and the float64 reference agree to rounding.
+  {
+    OpInfo op = binary_entry(
+        "lerp.Scalar", float_types(),
+        {[](const Tensor& a, const Tensor& b) { return lz::lerp(a, b, 0.25); },
+         [](Tensor& a, const Tensor& b) -> Tensor& { return a.lerp_(b, 0.25); },
+         [](Tensor& o, const Tensor& a, const Tensor& b) -> Tensor& { return lz::lerp_out(o, a, b, 0.25); }},
+        nullptr);
+    // Same-dtype samples only (lerp does not promote), with several weights.
+    op.samples = [](ScalarType dt) {
+      return with_kwarg(binary_samples(dt), "weight", {lz::IValue(0.25), lz::IValue(0.75), lz::IValue(-1.5), lz::IValue(int64_t{2})});
+    };
+    op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::lerp(s[0], s[1], s.scalar_arg("weight"))}; };
+    op.inplace = [](Tensor& self, const SampleInput& s) { self.lerp_(s[1], s.scalar_arg("weight")); };
+    op.out = [](std::vector<Tensor>& outs, const SampleInput& s) { lz::lerp_out(outs[0], s[0], s[1], s.scalar_arg("weight")); };
+    op.reference = [](const SampleInput& s) {
+      const double w = s.scalar_arg("weight").to_double();
+      return std::vector<Expected>{map_reference(s[0], s[1], s[0].dtype(), [w](double a, double b) { return a + w * (b - a); })};
+    };
+    op.errors = [] {
+      return std::vector<ErrorInput>{
+          LZT_EXPECT_ERROR(TypeError, (SampleInput{{lz::ones({2}, lz::kInt32), lz::ones({2}, lz::kInt32)}, {{"weight", lz::IValue(0.5)}}, "int32"}),
+                           "[lerp] self: expected a floating point tensor, got int32"),
+          LZT_EXPECT_ERROR(TypeError, (SampleInput{{lz::ones({2}), lz::ones({2}, lz::kFloat64)}, {{"weight", lz::IValue(0.5)}}, "float32 and float64"}),
+                           "[lerp] end: expected dtype float32 (self's dtype), got float64"),
+          LZT_EXPECT_ERROR(ShapeError, (SampleInput{{lz::ones({2}), lz::ones({3})}, {{"weight", lz::IValue(0.5)}}, "[2] and [3]"}),
+                           "[lerp] self shape [2] and end shape [3] are not broadcastable")};
+    };
+    t.push_back(std::move(op));
+  }
+  {
+    OpInfo op;
+    op.name = "lerp.Tensor";
+    op.dtypes = float_types();
+    op.samples = [](ScalarType dt) { return ternary_samples(dt, Domain{}, Domain{}, Domain{-1.5, 1.5}); };
+    op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::lerp(s[0], s[1], s[2])}; };
+    op.inplace = [](Tensor& self, const SampleInput& s) { lz::lerp_(self, s[1], s[2]); };
+    op.out = [](std::vector<Tensor>& outs, const SampleInput& s) { lz::lerp_out(outs[0], s[0], s[1], s[2]); };
+    op.reference = [](const SampleInput& s) {
+      return std::vector<Expected>{map_reference(s[0], s[1], s[2], s[0].dtype(),
+                                                 [](double a, double b, double w) { return a + w * (b - a); })};
+    };
+    op.errors = [] {
+      return std::vector<ErrorInput>{
+          LZT_EXPECT_ERROR(TypeError, (SampleInput{{lz::ones({2}), lz::ones({2}), lz::ones({2}, lz::kFloat64)}, {}, "float64 weight"}),
+                           "[lerp] weight: expected dtype float32 (self's dtype), got float64")};
+    };
+    t.push_back(std::move(op));
+  }
+  // addcmul / addcdiv: type promotion over three tensors.
+  for (const char* which : {"addcmul", "addcdiv"}) {
+    const bool mul = std::string(which) == "addcmul";
+    OpInfo op;
+    op.name = which;
+    op.dtypes = mul ? numeric_types() : float_types();
+    op.samples = [mul](ScalarType dt) {
+      std::vector<SampleInput> s = ternary_samples(dt, Domain{}, Domain{}, mul ? Domain{} : kNonzero);
+      // tensor1 / tensor2 of a float dtype promote an integer self.
+      s.push_back(SampleInput{{domain_tensor({2, 3}, mul ? lz::kInt32 : lz::kInt64, 950), domain_tensor({3}, dt, 951),
+                               domain_tensor({2, 1}, dt, 952, kNonzero)},
+                              {},
+                              "integer self"});
+      std::vector<lz::IValue> values = {lz::IValue(int64_t{1}), lz::IValue(int64_t{-2})};
+      if (is_float(dt)) values.push_back(lz::IValue(0.5));
+      return with_kwarg(s, "value", values);
+    };
+    op.op = [mul](const SampleInput& s) {
+      const Scalar v = s.scalar_arg("value");
+      return std::vector<Tensor>{mul ? lz::addcmul(s[0], s[1], s[2], v) : lz::addcdiv(s[0], s[1], s[2], v)};
+    };
+    op.inplace = [mul](Tensor& self, const SampleInput& s) {
+      mul ? self.addcmul_(s[1], s[2], s.scalar_arg("value")) : self.addcdiv_(s[1], s[2], s.scalar_arg("value"));
+    };
+    op.out = [mul](std::vector<Tensor>& outs, const SampleInput& s) {
+      const Scalar v = s.scalar_arg("value");
+      mul ? lz::addcmul_out(outs[0], s[0], s[1], s[2], v) : lz::addcdiv_out(outs[0], s[0], s[1], s[2], v);
+    };
+    op.reference = [mul](const SampleInput& s) {
+      const double v = s.scalar_arg("value").to_double();
+      const ScalarType r = lz::promote_types(lz::promote_types(s[0].dtype(), s[1].dtype()), s[2].dtype());
+      return std::vector<Expected>{map_reference(s[0], s[1], s[2], r, [v, mul](double x, double a, double b) {
+        return mul ? x + v * a * b : x + v * a / b;
+      })};
+    };
+    if (!mul) {
+      // An inexact quotient next to a cancelling self: allow its rounding absolutely.
+      op.tolerance = [](ScalarType r) {
+        Tolerance tol = default_tolerance(r);
+        if (r == lz::kFloat32) tol.atol = 2e-5;
+        if (r == lz::kFloat64) tol.atol = 1e-13;
+        return tol;
+      };
+    }
+    const std::string name = which;
+    op.errors = [name, mul] {
+      std::vector<ErrorInput> e;
+      if (mul) {
+        e.push_back(LZT_EXPECT_ERROR(TypeError,
+                                     (SampleInput{{lz::ones({2}, lz::kBool), lz::ones({2}, lz::kBool), lz::ones({2}, lz::kBool)}, {{"value", lz::IValue(int64_t{1})}}, "bool"}),
+                                     "[addcmul] self: not implemented for bool"));
+      } else {
+        e.push_back(LZT_EXPECT_ERROR(TypeError,
+                                     (SampleInput{{lz::ones({2}), lz::ones({2}, lz::kInt32), lz::ones({2}, lz::kInt64)}, {{"value", lz::IValue(int64_t{1})}}, "integer tensor1 and tensor2"}),
+                                     "[addcdiv] tensor1, tensor2: integer division with addcdiv is not supported"));
+      }
+      e.push_back(LZT_EXPECT_ERROR(ShapeError,
+                                   (SampleInput{{lz::ones({2}), lz::ones({2}), lz::ones({3})}, {{"value", lz::IValue(int64_t{1})}}, "[2], [2], [3]"}),
+                                   "[" + name + "] self and tensor1 (broadcast) shape [2] and tensor2 shape [3] are not broadcastable"));
+      return e;
+    };
+    t.push_back(std::move(op));
+  }
+  // masked_fill: self's dtype; mask bool; the result broadcasts self and mask.
+  {
+    OpInfo op;
+    op.name = "masked_fill";
+    op.dtypes = all_types();
+    op.samples = [](ScalarType dt) {
+      std::vector<lz::IValue> values = {lz::IValue(int64_t{3}), lz::IValue(true)};
+      if (dt != lz::kBool) values.push_back(lz::IValue(int64_t{0}));
+      if (is_float(dt)) values.push_back(lz::IValue(-2.5));
+      return with_kwarg(masked_samples(dt), "value", values);
+    };
+    op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::masked_fill(s[0], s[1], s.scalar_arg("value"))}; };
+    op.inplace = [](Tensor& self, const SampleInput& s) { self.masked_fill_(s[1], s.scalar_arg("value")); };
+    op.reference = [](const SampleInput& s) {
+      const double v = as_stored(s[0].dtype(), s.scalar_arg("value").to_double());
+      return std::vector<Expected>{map_reference(s[0], s[1], s[0].dtype(), [v](double x, double m) { return m != 0 ? v : x; })};
+    };
+    op.errors = [] {
+      return std::vector<ErrorInput>{
+          LZT_EXPECT_ERROR(TypeError, (SampleInput{{lz::ones({2}), lz::ones({2}, lz::kUInt8)}, {{"value", lz::IValue(int64_t{1})}}, "uint8 mask"}),
+                           "[masked_fill] mask: expected a bool mask, got dtype uint8"),
+          LZT_EXPECT_ERROR(ValueError, (SampleInput{{lz::ones({2}, lz::kUInt8), lz::ones({2}, lz::kBool)}, {{"value", lz::IValue(int64_t{300})}}, "300 into uint8"}),
+                           "cannot be converted to uint8"),
+          LZT_EXPECT_ERROR(ShapeError, (SampleInput{{lz::ones({2}), lz::ones({3}, lz::kBool)}, {{"value", lz::IValue(int64_t{1})}}, "[2] and [3]"}),
+                           "[masked_fill] self shape [2] and mask shape [3] are not broadcastable")};
+    };
+    t.push_back(std::move(op));
+  }
+  {
+    // The value as a 0-dim tensor of any dtype, converted to self's.
+    OpInfo op;
+    op.name = "masked_fill.Tensor";
+    op.dtypes = all_types();
+    op.samples = [](ScalarType dt) {
+      std::vector<SampleInput> out;
+      std::vector<std::pair<double, ScalarType>> values = {{3, lz::kInt64}, {1, lz::kBool}, {2, dt}};
+      if (dt != lz::kBool) values.push_back({4, lz::kUInt8});
+      if (is_float(dt)) values.push_back({-1.25, lz::kFloat64});
+      for (const auto& [v, vt] : values) {
+        for (SampleInput s : masked_samples(dt)) {
+          s.tensors.push_back(make_tensor({v}, {}, vt));
+          out.push_back(std::move(s));
+        }
+      }
+      return out;
+    };
+    op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::masked_fill(s[0], s[1], s[2])}; };
+    op.inplace = [](Tensor& self, const SampleInput& s) { self.masked_fill_(s[1], s[2]); };
+    op.reference = [](const SampleInput& s) {
+      const double v = as_stored(s[0].dtype(), values(s[2])[0]);
+      return std::vector<Expected>{map_reference(s[0], s[1], s[0].dtype(), [v](double x, double m) { return m != 0 ? v : x; })};
+    };
+    op.errors = [] {
+      return std::vector<ErrorInput>{
+          LZT_EXPECT_ERROR(ShapeError, (SampleInput{{lz::ones({2}), lz::ones({2}, lz::kBool), lz::ones({1})}, {}, "1-D value"}),
+                           "[masked_fill] value: expected a 0-dim value tensor, got one with shape [1]"),
+          LZT_EXPECT_ERROR(ValueError, (SampleInput{{lz::ones({2}), lz::ones({2}, lz::kBool), Tensor()}, {}, "undefined value"}),
+                           "[masked_fill] value: expected a defined tensor")};
+    };
+    t.push_back(std::move(op));
+  }
+}
+
+// equal and allclose return a C++ bool: the table sees it as a 0-dim bool tensor.
+void add_whole_tensor_comparisons(std::vector<OpInfo>& t) {
+  // Pairs that are equal (a copy of self in another layout), nearly equal
+  // (one element changed, or every element moved by `delta`), and the
+  // usual binary samples (other values, broadcasting shapes).
+  auto pair_samples = [](ScalarType dt, double delta) {
+    std::vector<SampleInput> out = binary_samples(dt);
+    uint32_t seed = 300;
+    for (const std::vector<int64_t>& shape : {std::vector<int64_t>{3, 4}, {2, 3, 4}, {}, {0, 3}, {300, 257}}) {
+      for (auto& [name, a] : layouts(shape, dt, seed++)) {
+        const std::vector<double> v = values(a);
+        out.push_back(SampleInput{{a, make_tensor(v, a.sizes(), dt)}, {}, name + " and a contiguous copy"});
+        if (v.empty()) continue;
+        std::vector<double> w = v;
+        w[w.size() / 2] = dt == lz::kBool ? 1 - w[w.size() / 2] : w[w.size() / 2] + 1;
+        out.push_back(SampleInput{{make_tensor(w, a.sizes(), dt), a}, {}, name + " with one element changed"});
+        if (delta != 0) {
+          std::vector<double> d = v;
+          for (double& x : d) x += delta;
+          out.push_back(SampleInput{{a, make_tensor(d, a.sizes(), dt)}, {}, name + " moved by a small delta"});
+        }
+      }
+    }
+    return out;
+  };
+  {
+    OpInfo op;
+    op.name = "equal";
+    op.dtypes = all_types();
+    op.samples = [pair_samples](ScalarType dt) {
+      std::vector<SampleInput> out = pair_samples(dt, 0);
+      // Values compare after promotion: the same values in float64 are equal.
+      const Tensor a = domain_tensor({2, 3}, dt, 400);
+      out.push_back(SampleInput{{a, make_tensor(values(a), a.sizes(), lz::kFloat64)}, {}, "the same values in float64"});
+      return out;
+    };
+    op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::scalar_tensor(lz::equal(s[0], s[1]))}; };
+    op.reference = [](const SampleInput& s) {
+      bool eq = s[0].sizes() == s[1].sizes();
+      if (eq) {
+        const std::vector<double> a = values(s[0]), b = values(s[1]);
+        for (size_t i = 0; i < a.size() && eq; ++i) eq = a[i] == b[i];
+      }
+      return std::vector<Expected>{Expected{{}, lz::kBool, {eq ? 1.0 : 0.0}}};
+    };
+    op.errors = [] {
+      return std::vector<ErrorInput>{
+          LZT_EXPECT_ERROR(ValueError, (SampleInput{{Tensor(), lz::ones({2})}, {}, "undefined self"}),
+                           "[equal] self: expected a defined tensor")};
+    };
+    t.push_back(std::move(op));
+  }
+  {
+    OpInfo op;
+    op.name = "allclose";
+    op.dtypes = all_types();
+    op.samples = [pair_samples](ScalarType dt) {
+      // A delta the default tolerances accept for values away from 0 (exact in the dtype).
+      const double delta = dt == lz::kFloat64 ? std::ldexp(1.0, -30) : dt == lz::kFloat32 ? std::ldexp(1.0, -20) : 0;
+      std::vector<SampleInput> base = pair_samples(dt, delta);
+      std::vector<SampleInput> out = base;
+      for (SampleInput s : base) {
+        s.kwargs = {{"rtol", lz::IValue(0.0)}, {"atol", lz::IValue(0.5)}};
+        out.push_back(s);
+        s.kwargs = {{"rtol", lz::IValue(0.25)}, {"atol", lz::IValue(0.0)}, {"equal_nan", lz::IValue(true)}};
+        out.push_back(s);
+      }
+      return out;
+    };
+    auto tol = [](const SampleInput& s) {
+      return std::tuple<double, double, bool>{s.has("rtol") ? s.double_arg("rtol") : 1e-5,
+                                              s.has("atol") ? s.double_arg("atol") : 1e-8,
+                                              s.has("equal_nan") && s.bool_arg("equal_nan")};
+    };
+    op.op = [tol](const SampleInput& s) {
+      const auto [rtol, atol, equal_nan] = tol(s);
+      return std::vector<Tensor>{lz::scalar_tensor(lz::allclose(s[0], s[1], rtol, atol, equal_nan))};
+    };
+    op.reference = [tol](const SampleInput& s) {
+      const auto [rtol, atol, equal_nan] = tol(s);
+      const lz::SizeVec sizes = broadcast_sizes({s[0].sizes(), s[1].sizes()});
+      const std::vector<double> a = broadcast_values(s[0], sizes), b = broadcast_values(s[1], sizes);
+      bool close = true;
+      for (size_t i = 0; i < a.size() && close; ++i) {
+        if (std::isnan(a[i]) || std::isnan(b[i])) {
+          close = equal_nan && std::isnan(a[i]) && std::isnan(b[i]);
+        } else if (std::isinf(a[i]) || std::isinf(b[i])) {
+          close = a[i] == b[i];
+        } else {
+          close = std::fabs(a[i] - b[i]) <= atol + rtol * std::fabs(b[i]);
+        }
+      }
+      return std::vector<Expected>{Expected{{}, lz::kBool, {close ? 1.0 : 0.0}}};
+    };
+    op.errors = [] {
+      return std::vector<ErrorInput>{
+          LZT_EXPECT_ERROR(TypeError, (SampleInput{{lz::ones({2}), lz::ones({2}, lz::kFloat64)}, {}, "float32 and float64"}),
+                           "[allclose] expected both inputs to have the same dtype, got self float32 and other float64"),
+          LZT_EXPECT_ERROR(ShapeError, (SampleInput{{lz::ones({2}), lz::ones({3})}, {}, "[2] and [3]"}),
+                           "[allclose] self shape [2] and other shape [3] are not broadcastable"),
+          LZT_EXPECT_ERROR(ValueError, (SampleInput{{lz::ones({2}), lz::ones({2})}, {{"rtol", lz::IValue(-1.0)}}, "negative rtol"}),
+                           "[allclose] rtol and atol must be >= 0")};
+    };
+    t.push_back(std::move(op));
+  }
+}
+
+}  // namespace
+
+void add_binary_ops(std::vector<OpInfo>& t) {
+  add_arithmetic(t);
+  add_comparisons(t);
+  add_ternary(t);
+  add_whole_tensor_comparisons(t);
 }
 
 }  // namespace lzt

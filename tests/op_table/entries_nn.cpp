@@ -1,8 +1,761 @@
-// Table entries: nn operators.
+// Table entries: neural-network operators (softmax, log_softmax, layer_norm,
+// rms_norm, dropout, native_dropout, nll_loss, nll_loss_nd, cross_entropy).
+// References are float64 loops over the inputs' values; dropout, whose
+// values no reference predicts, is checked by its properties.
+#include <cmath>
+#include <limits>
+
 #include "tests/op_table/entry_builders.h"
+#include "tests/op_table/reference.h"
+#include "tests/op_table/tensor_access.h"
 
 namespace lzt {
 
-void add_nn_ops(std::vector<OpInfo>& t) { (void)t; }
+namespace {
+
+using lz::Tensor;
+
+std::string shape_name(lz::IntArrayRef s) { return lz::shape_str(s); }
+
+// Applies f to every 1-D slice of x's values along `dim` (row-major result).
+std::vector<double> along_dim(const Tensor& x, int64_t dim,
+                              const std::function<std::vector<double>(const std::vector<double>&)>& f) {
+  const std::vector<double> v = values(x);
+  if (x.dim() == 0) return f(v);
+  const int64_t nd = x.dim();
+  const int64_t d = (dim % nd + nd) % nd;
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < d; ++i) outer *= x.size(i);
+  for (int64_t i = d + 1; i < nd; ++i) inner *= x.size(i);
+  const int64_t n = x.size(d);
+  std::vector<double> out(v.size());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      std::vector<double> slice;
+      for (int64_t l = 0; l < n; ++l) slice.push_back(v[(o * n + l) * inner + i]);
+      const std::vector<double> r = f(slice);
+      for (int64_t l = 0; l < n; ++l) out[(o * n + l) * inner + i] = r[l];
+    }
+  }
+  return out;
+}
+
+std::vector<double> softmax_values(const std::vector<double>& x, bool log) {
+  double m = -std::numeric_limits<double>::infinity();
+  for (double v : x) m = std::max(m, v);
+  double s = 0;
+  for (double v : x) s += std::exp(v - m);
+  std::vector<double> out;
+  for (double v : x) out.push_back(log ? (v - m) - std::log(s) : std::exp(v - m) / s);
+  return out;
+}
+
+std::optional<lz::ScalarType> dtype_kwarg(const SampleInput& s) {
+  if (!s.has("dtype") || s.arg("dtype").is_none()) return std::nullopt;
+  return s.arg("dtype").to_scalar_type();
+}
+
+// ---- softmax / log_softmax --------------------------------------------------------
+
+std::vector<SampleInput> softmax_samples(lz::ScalarType t) {
+  std::vector<SampleInput> out;
+  for (const SampleInput& s : unary_samples(t)) {
+    const int64_t nd = s[0].dim();
+    std::vector<int64_t> dims = {-1};
+    if (nd >= 2) dims.push_back(0);
+    if (nd >= 3) dims.push_back(1);
+    for (int64_t d : dims) {
+      SampleInput c = s;
+      c.kwargs["dim"] = lz::IValue(d);
+      out.push_back(std::move(c));
+    }
+  }
+  // Large rows (several threads, streaming stores) and an explicit dtype.
+  out.push_back(SampleInput{{domain_tensor({64, 4100}, t, 20, {})}, {{"dim", lz::IValue(int64_t{1})}}, "[64, 4100] rows"});
+  out.push_back(SampleInput{{domain_tensor({4, 5}, t, 21, {})}, {{"dim", lz::IValue(int64_t{-1})}, {"dtype", lz::IValue(t)}},
+                            "dtype equal to the input's"});
+  if (t == lz::kFloat32) {
+    out.push_back(SampleInput{{domain_tensor({3, 4}, lz::kInt64, 22, {})}, {{"dim", lz::IValue(int64_t{1})}, {"dtype", lz::IValue(t)}},
+                              "int64 input computed in float32"});
+    out.push_back(SampleInput{{domain_tensor({3, 4}, lz::kFloat16, 23, {})}, {{"dim", lz::IValue(int64_t{0})}, {"dtype", lz::IValue(t)}},
+                              "float16 input computed in float32"});
+  }
+  if (t == lz::kFloat64) {
+    out.push_back(SampleInput{{domain_tensor({3, 4}, lz::kInt32, 24, {})}, {{"dim", lz::IValue(int64_t{1})}, {"dtype", lz::IValue(t)}},
+                              "int32 input computed in float64"});
+  }
+  return out;
+}
+
+Tolerance softmax_tolerance(lz::ScalarType t) {
+  switch (t) {
+    case lz::kFloat16: return {3e-3, 1e-5};
+    case lz::kBFloat16: return {1.6e-2, 1e-5};
+    case lz::kFloat32: return {1e-5, 1e-9};
+    case lz::kFloat64: return {1e-12, 1e-300};
+    default: return {0, 0};
+  }
+}
+
+Tolerance log_softmax_tolerance(lz::ScalarType t) {
+  switch (t) {
+    case lz::kFloat16: return {3e-3, 3e-3};
+    case lz::kBFloat16: return {1.6e-2, 2e-2};
+    case lz::kFloat32: return {1e-6, 1e-5};
+    case lz::kFloat64: return {1e-13, 1e-12};
+    default: return {0, 0};
+  }
+}
+
+OpInfo softmax_entry(bool log) {
+  OpInfo op;
+  const std::string name = log ? "log_softmax" : "softmax";
+  op.name = name;
+  op.dtypes = float_types();
+  op.samples = softmax_samples;
+  op.op = [log](const SampleInput& s) {
+    const int64_t dim = s.int_arg("dim");
+    return std::vector<Tensor>{log ? lz::log_softmax(s[0], dim, dtype_kwarg(s))
+                                   : lz::softmax(s[0], dim, dtype_kwarg(s))};
+  };
+  op.reference = [log](const SampleInput& s) {
+    const lz::ScalarType result = dtype_kwarg(s).value_or(s[0].dtype());
+    Expected e{lz::SizeVec(s[0].sizes().begin(), s[0].sizes().end()), result, {}};
+    e.values = along_dim(s[0], s.int_arg("dim"), [log](const std::vector<double>& x) {
+      return softmax_values(x, log);
+    });
+    return std::vector<Expected>{e};
+  };
+  op.out = [log](std::vector<Tensor>& outs, const SampleInput& s) {
+    if (log) {
+      lz::log_softmax_out(outs[0], s[0], s.int_arg("dim"), dtype_kwarg(s));
+    } else {
+      lz::softmax_out(outs[0], s[0], s.int_arg("dim"), dtype_kwarg(s));
+    }
+  };
+  op.tolerance = log ? log_softmax_tolerance : softmax_tolerance;
+  op.errors = [name] {
+    auto sample = [](const Tensor& x, int64_t dim, std::optional<lz::ScalarType> dtype, std::string what) {
+      SampleInput s{{x}, {{"dim", lz::IValue(dim)}}, std::move(what)};
+      if (dtype) s.kwargs["dtype"] = lz::IValue(*dtype);
+      return s;
+    };
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(IndexError, sample(lz::zeros({2, 3}), 2, std::nullopt, "dim 2 of a 2-D tensor"),
+                         "[" + name + "] dim: 2 is out of range for a 2-D tensor"),
+        LZT_EXPECT_ERROR(TypeError, sample(lz::zeros({2, 3}, lz::kInt64), 1, std::nullopt, "int64 input"),
+                         "[" + name + "] self: " + name + " is only implemented for floating dtypes, got int64"),
+        LZT_EXPECT_ERROR(TypeError, sample(lz::zeros({2, 3}), 1, lz::kInt32, "dtype int32"),
+                         "[" + name + "] dtype: " + name + " is only implemented for floating dtypes, got dtype=int32"),
+        LZT_EXPECT_ERROR(ValueError, sample(Tensor(), 0, std::nullopt, "undefined"), "self: expected a defined tensor")};
+  };
+  return op;
+}
+
+// ---- layer_norm / rms_norm --------------------------------------------------------
+
+// Tensors {input, weight, bias}; kwargs normalized_shape, eps, has_weight, has_bias.
+std::vector<SampleInput> norm_samples(lz::ScalarType t, bool rms) {
+  struct Case {
+    lz::SizeVec input, normalized;
+  };
+  const std::vector<Case> cases = {{{3, 4}, {4}}, {{2, 3, 4}, {3, 4}}, {{2, 3, 4}, {4}}, {{5}, {5}},
+                                   {{0, 4}, {4}}, {{1, 1}, {1}},       {{2, 0}, {0}},   {{300, 257}, {257}}};
+  const std::vector<std::pair<bool, bool>> params = {{false, false}, {true, true}, {true, false}, {false, true}};
+  std::vector<SampleInput> out;
+  uint32_t seed = 900;
+  auto add = [&](const Tensor& x, const lz::SizeVec& ns, bool w, bool b, lz::IValue eps, std::string what,
+                 lz::ScalarType param_dtype) {
+    if (rms && b) return;
+    SampleInput s{{x, domain_tensor(ns, param_dtype, seed, {}), domain_tensor(ns, param_dtype, seed + 1, {})},
+                  {{"normalized_shape", lz::IValue(lz::IntArrayRef(ns))},
+                   {"eps", std::move(eps)},
+                   {"has_weight", lz::IValue(w)},
+                   {"has_bias", lz::IValue(b)}},
+                  std::move(what)};
+    seed += 2;
+    out.push_back(std::move(s));
+  };
+  const lz::IValue default_eps = rms ? lz::IValue() : lz::IValue(1e-5);
+  for (const Case& c : cases) {
+    for (const auto& [w, b] : params) {
+      add(domain_tensor(c.input, t, seed + 7, {}), c.normalized, w, b, default_eps,
+          shape_name(c.input) + " over " + shape_name(c.normalized) + (w ? " weight" : "") + (b ? " bias" : ""), t);
+    }
+  }
+  for (auto& [name, x] : layouts({3, 4}, t, 950, {})) add(x, {4}, true, true, default_eps, name, t);
+  add(domain_tensor({3, 4}, t, 960, {}), {4}, true, true, lz::IValue(0.5), "eps 0.5", t);
+  if (t == lz::kFloat16 || t == lz::kBFloat16) {
+    add(domain_tensor({3, 4}, t, 970, {}), {4}, true, true, default_eps, "float32 weight and bias", lz::kFloat32);
+  }
+  return out;
+}
+
+std::optional<Tensor> param(const SampleInput& s, const char* flag, size_t index) {
+  return s.bool_arg(flag) ? std::optional<Tensor>(s[index]) : std::nullopt;
+}
+
+// One normalised row per leading index: f(row values, weight, bias) -> row.
+Expected norm_reference(const SampleInput& s, bool rms) {
+  const Tensor& x = s[0];
+  const lz::IntArrayRef ns = s.int_list_arg("normalized_shape");
+  int64_t n = 1;
+  for (int64_t v : ns) n *= v;
+  const std::vector<double> v = values(x);
+  const std::vector<double> w = values(s[1]), b = values(s[2]);
+  const bool has_w = s.bool_arg("has_weight"), has_b = s.has("has_bias") && s.bool_arg("has_bias");
+  double eps;
+  if (!s.arg("eps").is_none()) {
+    eps = s.double_arg("eps");
+  } else {
+    eps = x.dtype() == lz::kFloat64 ? std::ldexp(1.0, -52) : std::ldexp(1.0, -23);
+  }
+  Expected e{lz::SizeVec(x.sizes().begin(), x.sizes().end()), x.dtype(), {}};
+  const int64_t rows = n == 0 ? 0 : static_cast<int64_t>(v.size()) / n;
+  for (int64_t r = 0; r < rows; ++r) {
+    const double* row = v.data() + r * n;
+    double mean = 0, ms = 0;
+    if (!rms) {
+      for (int64_t i = 0; i < n; ++i) mean += row[i];
+      mean /= static_cast<double>(n);
+    }
+    for (int64_t i = 0; i < n; ++i) ms += (row[i] - mean) * (row[i] - mean);
+    ms /= static_cast<double>(n);
+    const double inv = 1.0 / std::sqrt(ms + eps);
+    for (int64_t i = 0; i < n; ++i) {
+      double y = (row[i] - mean) * inv;
+      if (has_w) y *= w[i];
+      if (has_b) y += b[i];
+      e.values.push_back(y);
+    }
+  }
+  return e;
+}
+
+Tolerance norm_tolerance(lz::ScalarType t) {
+  switch (t) {
+    case lz::kFloat16: return {3e-3, 3e-3};
+    case lz::kBFloat16: return {1.6e-2, 3e-2};
+    case lz::kFloat32: return {2e-5, 2e-5};
+    case lz::kFloat64: return {1e-12, 1e-12};
+    default: return {0, 0};
+  }
+}
+
+OpInfo layer_norm_entry() {
+  OpInfo op;
+  op.name = "layer_norm";
+  op.dtypes = float_types();
+  op.samples = [](lz::ScalarType t) { return norm_samples(t, false); };
+  op.op = [](const SampleInput& s) {
+    return std::vector<Tensor>{lz::layer_norm(s[0], s.int_list_arg("normalized_shape"), param(s, "has_weight", 1),
+                                              param(s, "has_bias", 2), s.double_arg("eps"))};
+  };
+  op.reference = [](const SampleInput& s) { return std::vector<Expected>{norm_reference(s, false)}; };
+  op.tolerance = norm_tolerance;
+  op.errors = [] {
+    auto sample = [](const Tensor& x, std::vector<int64_t> ns, std::optional<Tensor> w, std::string what) {
+      const bool has_w = w.has_value();
+      return SampleInput{{x, has_w ? *w : lz::zeros({1}), lz::zeros({1})},
+                         {{"normalized_shape", lz::IValue(ns)}, {"eps", lz::IValue(1e-5)}, {"has_weight", lz::IValue(has_w)}, {"has_bias", lz::IValue(false)}},
+                         std::move(what)};
+    };
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(ShapeError, sample(lz::zeros({3, 4}), {5}, std::nullopt, "[3, 4] over [5]"),
+                         "[layer_norm] input: given normalized_shape=[5], expected input with shape [*, 5], but got input of size [3, 4]"),
+        LZT_EXPECT_ERROR(ShapeError, sample(lz::zeros({4}), {3, 4}, std::nullopt, "[4] over [3, 4]"),
+                         "expected input with shape [*, 3, 4], but got input of size [4]"),
+        LZT_EXPECT_ERROR(ShapeError, sample(lz::zeros({3, 4}), {4}, lz::zeros({3}), "weight [3]"),
+                         "[layer_norm] weight: expected weight to be of same shape as normalized_shape, but got weight of shape [3] and normalized_shape = [4]"),
+        LZT_EXPECT_ERROR(ValueError, sample(lz::zeros({3, 4}), {}, std::nullopt, "empty normalized_shape"),
+                         "[layer_norm] normalized_shape: expected normalized_shape to be at least 1-dimensional"),
+        LZT_EXPECT_ERROR(TypeError, sample(lz::zeros({3, 4}, lz::kInt64), {4}, std::nullopt, "int64 input"),
+                         "[layer_norm] input: layer_norm is only implemented for floating dtypes, got int64"),
+        LZT_EXPECT_ERROR(TypeError, sample(lz::zeros({3, 4}), {4}, lz::zeros({4}, lz::kFloat64), "float64 weight"),
+                         "[layer_norm] weight: expected dtype float32 like the input, got float64")};
+  };
+  return op;
+}
+
+OpInfo rms_norm_entry() {
+  OpInfo op;
+  op.name = "rms_norm";
+  op.dtypes = float_types();
+  op.samples = [](lz::ScalarType t) {
+    std::vector<SampleInput> s = norm_samples(t, true);
+    SampleInput with_eps = s[1];
+    with_eps.kwargs["eps"] = lz::IValue(1e-3);
+    with_eps.description += ", eps 1e-3";
+    s.push_back(with_eps);
+    return s;
+  };
+  op.op = [](const SampleInput& s) {
+    const std::optional<double> eps =
+        s.arg("eps").is_none() ? std::nullopt : std::optional<double>(s.double_arg("eps"));
+    return std::vector<Tensor>{lz::rms_norm(s[0], s.int_list_arg("normalized_shape"), param(s, "has_weight", 1), eps)};
+  };
+  op.reference = [](const SampleInput& s) { return std::vector<Expected>{norm_reference(s, true)}; };
+  op.tolerance = norm_tolerance;
+  op.errors = [] {
+    auto sample = [](const Tensor& x, std::vector<int64_t> ns, std::optional<Tensor> w, std::string what) {
+      const bool has_w = w.has_value();
+      return SampleInput{{x, has_w ? *w : lz::zeros({1}), lz::zeros({1})},
+                         {{"normalized_shape", lz::IValue(ns)}, {"eps", lz::IValue()}, {"has_weight", lz::IValue(has_w)}, {"has_bias", lz::IValue(false)}},
+                         std::move(what)};
+    };
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(ShapeError, sample(lz::zeros({3, 4}), {3}, std::nullopt, "[3, 4] over [3]"),
+                         "[rms_norm] input: given normalized_shape=[3], expected input with shape [*, 3], but got input of size [3, 4]"),
+        LZT_EXPECT_ERROR(ShapeError, sample(lz::zeros({3, 4}), {4}, lz::zeros({2, 2}), "weight [2, 2]"),
+                         "[rms_norm] weight: expected weight to be of same shape as normalized_shape"),
+        LZT_EXPECT_ERROR(TypeError, sample(lz::zeros({3, 4}, lz::kInt32), {4}, std::nullopt, "int32 input"),
+                         "[rms_norm] input: rms_norm is only implemented for floating dtypes, got int32")};
+  };
+  return op;
+}
+
+// ---- dropout ------------------------------------------------------------------------
+
+std::vector<SampleInput> dropout_samples(lz::ScalarType t) {
+  std::vector<SampleInput> out;
+  for (double p : {0.0, 0.25, 1.0}) {
+    for (bool train : {true, false}) {
+      for (SampleInput s : unary_samples(t)) {
+        s.kwargs["p"] = lz::IValue(p);
+        s.kwargs["train"] = lz::IValue(train);
+        out.push_back(std::move(s));
+      }
+    }
+  }
+  SampleInput big{{domain_tensor({512, 300}, t, 30, kPositive)}, {{"p", lz::IValue(0.4)}, {"train", lz::IValue(true)}},
+                  "[512, 300] positive, p 0.4"};
+  out.push_back(big);
+  return out;
+}
+
+// out is x * keep / (1 - p) element-wise with keep in {0, 1} (and `mask`
+// the keep values when given); "" when it holds.
+std::string check_dropped(const Tensor& x, const Tensor& out, const Tensor* mask, double p) {
+  if (out.sizes() != x.sizes()) return "shape " + shape_name(out.sizes()) + " vs input " + shape_name(x.sizes());
+  if (out.dtype() != x.dtype()) return "dtype changed";
+  const std::vector<double> xv = values(x), ov = values(out);
+  const std::vector<double> mv = mask ? values(*mask) : std::vector<double>();
+  if (mask && mask->dtype() != lz::kBool) return "mask is not bool";
+  const double scale = p == 1 ? 0 : 1 / (1 - p);
+  const double rtol = rtol_for(x.dtype());
+  int64_t dropped = 0, nonzero = 0;
+  for (size_t i = 0; i < xv.size(); ++i) {
+    const double kept = xv[i] * scale;
+    const bool is_kept = std::fabs(ov[i] - kept) <= rtol * std::fabs(kept);
+    const bool is_dropped = ov[i] == 0;
+    if (!is_kept && !is_dropped) return "element " + std::to_string(i) + ": " + fmt(ov[i]) + " is neither 0 nor " + fmt(kept);
+    if (mask) {
+      const bool m = mv[i] != 0;
+      if (m ? !is_kept : !is_dropped) return "element " + std::to_string(i) + " disagrees with its mask";
+    }
+    if (xv[i] != 0) {
+      ++nonzero;
+      if (is_dropped) ++dropped;
+    }
+  }
+  if (nonzero >= 10000 && p > 0 && p < 1) {
+    const double frac = static_cast<double>(dropped) / static_cast<double>(nonzero);
+    if (std::fabs(frac - p) > 0.02) return "dropped fraction " + fmt(frac) + " for p = " + fmt(p);
+  }
+  if (p == 1 && dropped != nonzero) return "p = 1 kept elements";
+  return "";
+}
+
+OpInfo dropout_entry() {
+  OpInfo op;
+  op.name = "dropout";
+  op.dtypes = float_types();
+  op.samples = dropout_samples;
+  op.op = [](const SampleInput& s) {
+    return std::vector<Tensor>{lz::dropout(s[0], s.double_arg("p"), s.bool_arg("train"))};
+  };
+  op.check = [](const SampleInput& s, const std::vector<Tensor>& outs) -> std::string {
+    if (outs.size() != 1) return "expected one output";
+    const Tensor& x = s[0];
+    const double p = s.double_arg("p");
+    const bool train = s.bool_arg("train");
+    if (!train || p == 0 || x.numel() == 0) {
+      return outs[0].is_same(x) ? "" : "expected the input itself (train=false, p=0 or empty)";
+    }
+    if (const std::string m = check_dropped(x, outs[0], nullptr, p); !m.empty()) return m;
+    // Reproducible from the default generator's seed.
+    lz::manual_seed(1234);
+    const Tensor a = lz::dropout(x, p, true);
+    lz::manual_seed(1234);
+    const Tensor b = lz::dropout(x, p, true);
+    if (const std::string m = same_values(a, b); !m.empty()) return "not reproducible after manual_seed: " + m;
+    return "";
+  };
+  op.errors = [] {
+    auto sample = [](const Tensor& x, double p, bool train, std::string what) {
+      return SampleInput{{x}, {{"p", lz::IValue(p)}, {"train", lz::IValue(train)}}, std::move(what)};
+    };
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(ValueError, sample(lz::ones({3}), 1.5, true, "p 1.5"),
+                         "[dropout] p: dropout probability has to be between 0 and 1, but got 1.5"),
+        LZT_EXPECT_ERROR(ValueError, sample(lz::ones({3}), -0.5, false, "p -0.5, not training"),
+                         "[dropout] p: dropout probability has to be between 0 and 1, but got -0.5"),
+        LZT_EXPECT_ERROR(TypeError, sample(lz::ones({3}, lz::kInt64), 0.5, true, "int64 input"),
+                         "[native_dropout] input: dropout is only implemented for floating dtypes, got int64")};
+  };
+  return op;
+}
+
+OpInfo native_dropout_entry() {
+  OpInfo op;
+  op.name = "native_dropout";
+  op.dtypes = float_types();
+  op.samples = dropout_samples;
+  op.op = [](const SampleInput& s) {
+    auto [out, mask] = lz::native_dropout(s[0], s.double_arg("p"), s.bool_arg("train"));
+    return std::vector<Tensor>{out, mask};
+  };
+  op.check = [](const SampleInput& s, const std::vector<Tensor>& outs) -> std::string {
+    if (outs.size() != 2) return "expected two outputs";
+    const Tensor& x = s[0];
+    if (outs[1].sizes() != x.sizes()) return "mask shape " + shape_name(outs[1].sizes());
+    if (!s.bool_arg("train")) {
+      if (const std::string m = same_values(outs[0], x); !m.empty()) return "train=false changed the values: " + m;
+      if (outs[0].numel() > 0 && outs[0].data_ptr() == x.data_ptr()) return "train=false must return a copy";
+      for (double v : values(outs[1])) {
+        if (v != 1) return "train=false must keep every element";
+      }
+      return "";
+    }
+    return check_dropped(x, outs[0], &outs[1], s.double_arg("p"));
+  };
+  op.errors = [] {
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(ValueError, (SampleInput{{lz::ones({3})}, {{"p", lz::IValue(2.0)}, {"train", lz::IValue(true)}}, "p 2"}),
+                         "[native_dropout] p: dropout probability has to be between 0 and 1, but got 2")};
+  };
+  return op;
+}
+
+// ---- losses ------------------------------------------------------------------------
+
+// Class indices in [0, classes), every `ignore_every`-th one set to ignore.
+Tensor class_targets(lz::IntArrayRef sizes, int64_t classes, int64_t ignore_index, int ignore_every,
+                     uint32_t seed, lz::ScalarType dtype = lz::kInt64) {
+  std::vector<double> v = domain_values(lz::kInt64, numel_of(sizes), seed, Domain{0, static_cast<double>(classes - 1)});
+  if (ignore_every > 0) {
+    for (size_t i = 0; i < v.size(); i += static_cast<size_t>(ignore_every)) v[i] = static_cast<double>(ignore_index);
+  }
+  return make_tensor(v, sizes, dtype);
+}
+
+int64_t reduction_of(const SampleInput& s) { return s.int_arg("reduction"); }
+
+// Loss samples: tensors {self, target, weight}; kwargs has_weight,
+// reduction, ignore_index.
+std::vector<SampleInput> loss_samples(lz::ScalarType t, bool nd) {
+  struct Case {
+    lz::SizeVec self, target;
+    int64_t ignore_index;
+    int ignore_every;
+  };
+  std::vector<Case> cases;
+  if (!nd) {
+    cases = {{{6, 5}, {6}, -100, 4}, {{5}, {}, -100, 0}, {{0, 5}, {0}, -100, 0}, {{4, 3}, {4}, 2, 0},
+             {{4, 3}, {4}, 1, 1}, {{300, 257}, {300}, -100, 7}};
+  } else {
+    cases = {{{6, 5}, {6}, -100, 4}, {{5}, {}, -100, 0}, {{2, 5, 3}, {2, 3}, -100, 4},
+             {{2, 4, 3, 2}, {2, 3, 2}, 0, 5}, {{0, 4, 3}, {0, 3}, -100, 0}};
+  }
+  std::vector<SampleInput> out;
+  uint32_t seed = 1100;
+  for (const Case& c : cases) {
+    const int64_t classes = c.self.size() == 1 ? c.self[0] : c.self[1];
+    const Tensor self = domain_tensor(c.self, t, seed, {});
+    const Tensor target = class_targets(c.target, classes, c.ignore_index, c.ignore_every, seed + 1);
+    const Tensor weight = domain_tensor({classes}, t, seed + 2, kPositive);
+    seed += 3;
+    for (int64_t reduction : {0, 1, 2}) {
+      for (bool has_weight : {false, true}) {
+        out.push_back(SampleInput{{self, target, weight},
+                                  {{"has_weight", lz::IValue(has_weight)},
+                                   {"reduction", lz::IValue(reduction)},
+                                   {"ignore_index", lz::IValue(c.ignore_index)}},
+                                  shape_name(c.self) + " with target " + shape_name(c.target) +
+                                      ", ignore_index " + std::to_string(c.ignore_index)});
+      }
+    }
+  }
+  // A transposed input and uint8 targets.
+  out.push_back(SampleInput{{domain_tensor({5, 6}, t, 1, {}).t(), class_targets({6}, 5, -100, 0, 2, lz::kUInt8),
+                             domain_tensor({5}, t, 3, kPositive)},
+                            {{"has_weight", lz::IValue(true)}, {"reduction", lz::IValue(int64_t{1})}, {"ignore_index", lz::IValue(int64_t{-100})}},
+                            "[6, 5] transposed, uint8 targets"});
+  return out;
+}
+
+// The values of a class-index loss: per target position, (nll, weight of the
+// target, smoothing term -sum_c w[c] * lsm[c]) with lsm = x or log_softmax(x).
+struct IndexLoss {
+  std::vector<double> nll, target_weight, smooth;
+  std::vector<bool> valid;
+};
+
+// self's values as [positions, classes] (class dim 1, or 0 for 1-D self).
+std::vector<std::vector<double>> class_rows(const Tensor& self) {
+  const std::vector<double> v = values(self);
+  std::vector<std::vector<double>> rows;
+  if (self.dim() == 1) {
+    rows.push_back(v);
+    return rows;
+  }
+  const int64_t n = self.size(0), c = self.size(1);
+  int64_t inner = 1;
+  for (int64_t d = 2; d < self.dim(); ++d) inner *= self.size(d);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < inner; ++j) {
+      std::vector<double> row;
+      for (int64_t k = 0; k < c; ++k) row.push_back(v[(i * c + k) * inner + j]);
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
+IndexLoss index_loss(const std::vector<std::vector<double>>& lsm, const Tensor& target,
+                     const std::vector<double>& w, int64_t ignore_index) {
+  IndexLoss r;
+  const std::vector<int64_t> tv = int_values(target);
+  for (size_t p = 0; p < tv.size(); ++p) {
+    const int64_t t = tv[p];
+    const bool valid = t != ignore_index;
+    r.valid.push_back(valid);
+    const std::vector<double>& row = lsm[p];
+    double smooth = 0;
+    for (size_t c = 0; c < row.size(); ++c) smooth -= (w.empty() ? 1.0 : w[c]) * row[c];
+    if (!valid) {
+      r.nll.push_back(0);
+      r.target_weight.push_back(0);
+      r.smooth.push_back(0);
+      continue;
+    }
+    const double wt = w.empty() ? 1.0 : w[static_cast<size_t>(t)];
+    r.nll.push_back(-wt * row[static_cast<size_t>(t)]);
+    r.target_weight.push_back(wt);
+    r.smooth.push_back(smooth);
+  }
+  return r;
+}
+
+double total(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return s;
+}
+
+Expected reduce_loss(const std::vector<double>& per_position, double denominator, int64_t reduction,
+                     lz::IntArrayRef target_sizes, lz::ScalarType dtype) {
+  if (reduction == 0) return Expected{lz::SizeVec(target_sizes.begin(), target_sizes.end()), dtype, per_position};
+  const double s = total(per_position);
+  return Expected{{}, dtype, {reduction == 2 ? s : s / denominator}};
+}
+
+std::vector<double> weight_values(const SampleInput& s) {
+  return s.bool_arg("has_weight") ? values(s[2]) : std::vector<double>();
+}
+
+std::optional<Tensor> weight_arg(const SampleInput& s) {
+  return s.bool_arg("has_weight") ? std::optional<Tensor>(s[2]) : std::nullopt;
+}
+
+Tolerance loss_tolerance(lz::ScalarType t) {
+  switch (t) {
+    case lz::kFloat16: return {4e-3, 4e-3};
+    case lz::kBFloat16: return {3e-2, 3e-2};
+    case lz::kFloat32: return {1e-5, 1e-5};
+    case lz::kFloat64: return {1e-12, 1e-12};
+    default: return {0, 0};
+  }
+}
+
+std::vector<ErrorInput> nll_errors(const std::string& name) {
+  auto sample = [](const Tensor& x, const Tensor& t, std::optional<Tensor> w, int64_t reduction, std::string what) {
+    const bool has_w = w.has_value();
+    return SampleInput{{x, t, has_w ? *w : lz::zeros({1})},
+                       {{"has_weight", lz::IValue(has_w)}, {"reduction", lz::IValue(reduction)}, {"ignore_index", lz::IValue(int64_t{-100})}},
+                       std::move(what)};
+  };
+  const Tensor t = make_tensor({0, 7, 1}, {3}, lz::kInt64);
+  return std::vector<ErrorInput>{
+      LZT_EXPECT_ERROR(IndexError, sample(lz::zeros({3, 5}), t, std::nullopt, 1, "target 7 of 5 classes"),
+                       "[nll_loss] target: Target 7 is out of bounds"),
+      LZT_EXPECT_ERROR(TypeError, sample(lz::zeros({3, 5}), lz::zeros({3}), std::nullopt, 1, "float32 target"),
+                       "[nll_loss] target: expected class indices of dtype int64 (or uint8), got float32"),
+      LZT_EXPECT_ERROR(ShapeError, sample(lz::zeros({3, 5}), make_tensor({0, 1, 1}, {3}, lz::kInt64), lz::ones({4}), 1, "weight [4]"),
+                       "[nll_loss] weight: weight tensor should be defined either for all 5 classes or no classes but got weight tensor of shape: [4]"),
+      LZT_EXPECT_ERROR(ValueError, sample(lz::zeros({3, 5}), make_tensor({0, 1, 1}, {3}, lz::kInt64), std::nullopt, 3, "reduction 3"),
+                       "reduction: 3 is not a valid value for reduction"),
+      name == "nll_loss"
+          ? LZT_EXPECT_ERROR(ShapeError, sample(lz::zeros({3, 5}), make_tensor({0, 1}, {2}, lz::kInt64), std::nullopt, 1, "4 targets for 3 rows"),
+                             "[nll_loss] size mismatch (got input: [3, 5], target: [2])")
+          : LZT_EXPECT_ERROR(ValueError, sample(lz::zeros({3, 5}), make_tensor({0, 1}, {2}, lz::kInt64), std::nullopt, 1, "2 targets for 3 rows"),
+                             "[nll_loss_nd] target: Expected input batch_size (3) to match target batch_size (2)")};
+}
+
+OpInfo nll_loss_entry(bool nd) {
+  OpInfo op;
+  op.name = nd ? "nll_loss_nd" : "nll_loss";
+  op.dtypes = float_types();
+  op.samples = [nd](lz::ScalarType t) { return loss_samples(t, nd); };
+  op.op = [nd](const SampleInput& s) {
+    const auto f = nd ? &lz::nll_loss_nd : &lz::nll_loss;
+    return std::vector<Tensor>{f(s[0], s[1], weight_arg(s), reduction_of(s), s.int_arg("ignore_index"))};
+  };
+  op.reference = [](const SampleInput& s) {
+    const IndexLoss r = index_loss(class_rows(s[0]), s[1], weight_values(s), s.int_arg("ignore_index"));
+    return std::vector<Expected>{reduce_loss(r.nll, total(r.target_weight), reduction_of(s), s[1].sizes(), s[0].dtype())};
+  };
+  op.tolerance = loss_tolerance;
+  op.errors = [name = op.name] {
+    std::vector<ErrorInput> e = nll_errors(name);
+    if (name == "nll_loss_nd") {
+      e.push_back(LZT_EXPECT_ERROR(ShapeError,
+                                   (SampleInput{{lz::zeros({2, 5, 4}), make_tensor({0, 1, 2, 3, 4, 0}, {2, 3}, lz::kInt64), lz::zeros({1})},
+                                                {{"has_weight", lz::IValue(false)}, {"reduction", lz::IValue(int64_t{1})}, {"ignore_index", lz::IValue(int64_t{-100})}},
+                                                "target [2, 3] for input [2, 5, 4]"}),
+                                   "[nll_loss_nd] target: expected target size [2, 4], got [2, 3]"));
+    }
+    return e;
+  };
+  return op;
+}
+
+// cross_entropy: tensors {input, target, weight}; kwargs has_weight,
+// reduction, ignore_index, label_smoothing (and reduction_name to pass a string).
+std::vector<SampleInput> cross_entropy_samples(lz::ScalarType t) {
+  std::vector<SampleInput> out;
+  uint32_t seed = 1300;
+  auto add_all = [&](const Tensor& x, const Tensor& target, int64_t classes, int64_t ignore_index, std::string what) {
+    const Tensor weight = domain_tensor({classes}, t, seed++, kPositive);
+    for (int64_t reduction : {0, 1, 2}) {
+      for (double smoothing : {0.0, 0.2}) {
+        for (bool has_weight : {false, true}) {
+          out.push_back(SampleInput{{x, target, weight},
+                                    {{"has_weight", lz::IValue(has_weight)},
+                                     {"reduction", lz::IValue(reduction)},
+                                     {"ignore_index", lz::IValue(ignore_index)},
+                                     {"label_smoothing", lz::IValue(smoothing)}},
+                                    what});
+        }
+      }
+    }
+  };
+  add_all(domain_tensor({4, 5}, t, seed, {}), class_targets({4}, 5, -100, 3, seed + 1), 5, -100, "[4, 5] class indices");
+  add_all(domain_tensor({4, 5}, t, seed + 2, {}), class_targets({4}, 5, 2, 0, seed + 3), 5, 2, "[4, 5] class indices, ignore_index 2");
+  add_all(domain_tensor({5}, t, seed + 4, {}), class_targets({}, 5, -100, 0, seed + 5), 5, -100, "[5] with a 0-dim class index");
+  add_all(domain_tensor({2, 5, 3}, t, seed + 6, {}), class_targets({2, 3}, 5, -100, 4, seed + 7), 5, -100, "[2, 5, 3] class indices");
+  add_all(domain_tensor({4, 5}, t, seed + 8, {}), domain_tensor({4, 5}, t, seed + 9, Domain{0, 1}), 5, -100, "[4, 5] probabilities");
+  add_all(domain_tensor({5}, t, seed + 10, {}), domain_tensor({5}, t, seed + 11, Domain{0, 1}), 5, -100, "[5] probabilities");
+  add_all(domain_tensor({2, 4, 3}, t, seed + 12, {}), domain_tensor({2, 4, 3}, t, seed + 13, Domain{0, 1}), 4, -100, "[2, 4, 3] probabilities");
+  add_all(domain_tensor({300, 257}, t, seed + 14, {}), class_targets({300}, 257, -100, 9, seed + 15), 257, -100, "[300, 257] class indices");
+  return out;
+}
+
+Expected cross_entropy_reference(const SampleInput& s) {
+  const Tensor& x = s[0];
+  const Tensor& target = s[1];
+  const int64_t reduction = reduction_of(s);
+  const double ls = s.double_arg("label_smoothing");
+  std::vector<std::vector<double>> lsm = class_rows(x);
+  for (auto& row : lsm) row = softmax_values(row, /*log=*/true);
+  const std::vector<double> w = weight_values(s);
+  const int64_t classes = static_cast<int64_t>(lsm.empty() ? 0 : lsm[0].size());
+  if (x.sizes() == target.sizes()) {
+    const std::vector<std::vector<double>> tr = class_rows(target);
+    std::vector<double> per;
+    for (size_t p = 0; p < lsm.size(); ++p) {
+      double l = 0;
+      for (int64_t c = 0; c < classes; ++c) {
+        const double tc = ls > 0 ? tr[p][c] * (1 - ls) + ls / static_cast<double>(classes) : tr[p][c];
+        l -= (w.empty() ? 1.0 : w[c]) * lsm[p][c] * tc;
+      }
+      per.push_back(l);
+    }
+    lz::SizeVec sizes(x.sizes().begin(), x.sizes().end());
+    sizes.erase(sizes.begin() + (x.dim() == 1 ? 0 : 1));
+    const lz::ScalarType result = lz::promote_types(x.dtype(), target.dtype());
+    return reduce_loss(per, static_cast<double>(per.size()), reduction, sizes, result);
+  }
+  const IndexLoss r = index_loss(lsm, target, w, s.int_arg("ignore_index"));
+  std::vector<double> per;
+  for (size_t p = 0; p < r.nll.size(); ++p) per.push_back(r.nll[p]);
+  if (ls <= 0) return reduce_loss(per, total(r.target_weight), reduction, target.sizes(), x.dtype());
+  const double tw = total(r.target_weight);
+  if (reduction == 0) {
+    std::vector<double> mixed;
+    for (size_t p = 0; p < per.size(); ++p) mixed.push_back((1 - ls) * per[p] + ls / static_cast<double>(classes) * r.smooth[p]);
+    return Expected{lz::SizeVec(target.sizes().begin(), target.sizes().end()), x.dtype(), mixed};
+  }
+  const double nll = reduction == 2 ? total(per) : total(per) / tw;
+  const double smooth = reduction == 2 ? total(r.smooth) : total(r.smooth) / tw;
+  return Expected{{}, x.dtype(), {(1 - ls) * nll + ls / static_cast<double>(classes) * smooth}};
+}
+
+OpInfo cross_entropy_entry() {
+  OpInfo op;
+  op.name = "cross_entropy";
+  op.dtypes = float_types();
+  op.samples = cross_entropy_samples;
+  op.op = [](const SampleInput& s) {
+    static const char* const kNames[] = {"none", "mean", "sum"};
+    const std::string reduction = s.has("reduction_name") ? std::string(s.arg("reduction_name").to_string_view())
+                                                          : kNames[reduction_of(s)];
+    return std::vector<Tensor>{lz::cross_entropy(s[0], s[1], weight_arg(s), reduction, s.int_arg("ignore_index"),
+                                                 s.double_arg("label_smoothing"))};
+  };
+  op.reference = [](const SampleInput& s) { return std::vector<Expected>{cross_entropy_reference(s)}; };
+  op.tolerance = loss_tolerance;
+  op.errors = [] {
+    auto sample = [](const Tensor& x, const Tensor& t, int64_t ignore_index, double ls, std::string what) {
+      return SampleInput{{x, t, lz::zeros({1})},
+                         {{"has_weight", lz::IValue(false)},
+                          {"reduction", lz::IValue(int64_t{1})},
+                          {"ignore_index", lz::IValue(ignore_index)},
+                          {"label_smoothing", lz::IValue(ls)}},
+                         std::move(what)};
+    };
+    SampleInput bad_reduction = sample(lz::zeros({2, 3}), make_tensor({0, 1}, {2}, lz::kInt64), -100, 0, "reduction \"avg\"");
+    bad_reduction.kwargs["reduction_name"] = lz::IValue("avg");
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(IndexError, sample(lz::zeros({2, 3}), make_tensor({0, 9}, {2}, lz::kInt64), -100, 0, "target 9 of 3 classes"),
+                         "Target 9 is out of bounds"),
+        LZT_EXPECT_ERROR(TypeError, sample(lz::zeros({2, 3}), lz::zeros({2, 3}, lz::kInt64), -100, 0, "int64 target of the input's shape"),
+                         "[cross_entropy] target: expected floating point type for target with class probabilities, got int64"),
+        LZT_EXPECT_ERROR(ValueError, sample(lz::zeros({2, 3}), lz::zeros({2, 3}), 1, 0, "ignore_index with probabilities"),
+                         "[cross_entropy] ignore_index: ignore_index is not supported for floating point target"),
+        LZT_EXPECT_ERROR(ValueError, sample(lz::zeros({2, 3}), make_tensor({0, 1}, {2}, lz::kInt64), -100, 1.5, "label_smoothing 1.5"),
+                         "[cross_entropy] label_smoothing: label_smoothing must be between 0.0 and 1.0. Got: 1.5"),
+        LZT_EXPECT_ERROR(ValueError, bad_reduction, "[cross_entropy] reduction: \"avg\" is not a valid value for reduction"),
+        LZT_EXPECT_ERROR(ShapeError, sample(lz::zeros({2, 3, 4}), lz::zeros({2, 5}, lz::kInt64), -100, 0.1, "target [2, 5] for [2, 3, 4]"),
+                         "[cross_entropy] target: expected target size [2, 4], got [2, 5]"),
+        LZT_EXPECT_ERROR(TypeError, sample(lz::zeros({2, 3}, lz::kInt64), make_tensor({0, 1}, {2}, lz::kInt64), -100, 0, "int64 scores"),
+                         "[cross_entropy] self: expected floating point class scores, got int64")};
+  };
+  return op;
+}
+
+}  // namespace
+
+void add_nn_ops(std::vector<OpInfo>& t) {
+  t.push_back(softmax_entry(false));
+  t.push_back(softmax_entry(true));
+  t.push_back(layer_norm_entry());
+  t.push_back(rms_norm_entry());
+  t.push_back(dropout_entry());
+  t.push_back(native_dropout_entry());
+  t.push_back(nll_loss_entry(false));
+  t.push_back(nll_loss_entry(true));
+  t.push_back(cross_entropy_entry());
+}
 
 }  // namespace lzt

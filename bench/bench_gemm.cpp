@@ -1,0 +1,96 @@
+// Matrix products through OpenBLAS (and the integer fallback): GFLOP/s
+// (2 * m * k * n per product). Run: ./build/bench/bench_gemm
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include <lazuli/lazuli.h>
+
+namespace lz::bench {
+namespace {
+
+void set_flops(benchmark::State& state, double flops_per_iteration) {
+  state.counters["GFLOPs"] = benchmark::Counter(flops_per_iteration * 1e-9,
+                                                benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// mm of [m, k] x [k, n]; with `out`, into a preallocated output.
+void BM_Mm(benchmark::State& state, ScalarType dtype, int64_t m, int64_t k, int64_t n, bool out) {
+  const Tensor a = randn({m, k}, make_generator(1)).to(dtype);
+  const Tensor b = randn({k, n}, make_generator(2)).to(dtype);
+  Tensor c = empty({m, n}, dtype);
+  for (auto _ : state) {
+    if (out) {
+      mm_out(c, a, b);
+      benchmark::DoNotOptimize(c.data_ptr());
+    } else {
+      benchmark::DoNotOptimize(mm(a, b));
+    }
+  }
+  set_flops(state, 2.0 * m * k * n);
+}
+BENCHMARK_CAPTURE(BM_Mm, f32_512x1024x4096, kFloat32, 512, 1024, 4096, false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Mm, f32_512x1024x4096_out, kFloat32, 512, 1024, 4096, true)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Mm, f64_512x1024x4096, kFloat64, 512, 1024, 4096, false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Mm, bf16_512x1024x4096, kBFloat16, 512, 1024, 4096, false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Mm, f32_64x64x64, kFloat32, 64, 64, 64, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Mm, i32_256x256x256, kInt32, 256, 256, 256, false)->Unit(benchmark::kMillisecond);
+
+// The transposed operands of a linear layer's backward-style products, read in place.
+void BM_MmTransposed(benchmark::State& state) {
+  const Tensor a = randn({1024, 512}, make_generator(3)).t();  // [512, 1024], column-major
+  const Tensor b = randn({4096, 1024}, make_generator(4)).t();  // [1024, 4096], column-major
+  for (auto _ : state) benchmark::DoNotOptimize(mm(a, b));
+  set_flops(state, 2.0 * 512 * 1024 * 4096);
+}
+BENCHMARK(BM_MmTransposed)->Unit(benchmark::kMillisecond);
+
+// bmm of [batch, m, k] x [batch, k, n].
+void BM_Bmm(benchmark::State& state) {
+  const int64_t batch = state.range(0), m = state.range(1), k = state.range(2), n = state.range(3);
+  const Tensor a = randn({batch, m, k}, make_generator(5));
+  const Tensor b = randn({batch, k, n}, make_generator(6));
+  for (auto _ : state) benchmark::DoNotOptimize(bmm(a, b));
+  set_flops(state, 2.0 * batch * m * k * n);
+}
+BENCHMARK(BM_Bmm)->Args({32, 128, 256, 128})->Args({8, 512, 512, 512})->Unit(benchmark::kMillisecond);
+
+// matmul folding batch dims into one product: [8, 256, 1024] @ [1024, 1024].
+void BM_MatmulFolded(benchmark::State& state) {
+  const Tensor a = randn({8, 256, 1024}, make_generator(7));
+  const Tensor b = randn({1024, 1024}, make_generator(8));
+  for (auto _ : state) benchmark::DoNotOptimize(matmul(a, b));
+  set_flops(state, 2.0 * 8 * 256 * 1024 * 1024);
+}
+BENCHMARK(BM_MatmulFolded)->Unit(benchmark::kMillisecond);
+
+// Attention-style batched matmul with broadcast batch dims:
+// [4, 8, 256, 64] @ [1, 8, 64, 256].
+void BM_MatmulBroadcast(benchmark::State& state) {
+  const Tensor q = randn({4, 8, 256, 64}, make_generator(9));
+  const Tensor k = randn({1, 8, 64, 256}, make_generator(10));
+  for (auto _ : state) benchmark::DoNotOptimize(matmul(q, k));
+  set_flops(state, 2.0 * 4 * 8 * 256 * 64 * 256);
+}
+BENCHMARK(BM_MatmulBroadcast)->Unit(benchmark::kMillisecond);
+
+// linear: [2048, 1024] input, [4096, 1024] weight, bias (one addmm).
+void BM_Linear(benchmark::State& state) {
+  const Tensor x = randn({2048, 1024}, make_generator(11));
+  const Tensor w = randn({4096, 1024}, make_generator(12));
+  const Tensor b = randn({4096}, make_generator(13));
+  for (auto _ : state) benchmark::DoNotOptimize(linear(x, w, b));
+  set_flops(state, 2.0 * 2048 * 1024 * 4096);
+}
+BENCHMARK(BM_Linear)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace lz::bench
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  benchmark::AddCustomContext("lazuli_threads", std::to_string(lz::get_num_threads()));
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

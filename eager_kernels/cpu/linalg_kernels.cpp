@@ -1,0 +1,275 @@
+#include "eager_kernels/cpu/linalg_kernels.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "core/empty_tensor.h"
+#include "core/memory_overlap.h"
+#include "core/parallel.h"
+#include "eager_kernels/cpu/copy_kernels.h"
+#include "eager_kernels/cpu/dispatch_types.h"
+#include "eager_kernels/cpu/elementwise.h"
+
+namespace lz::cpu {
+
+namespace {
+
+// ---- Geometry ------------------------------------------------------------------
+
+// A 2-D matrix or a 3-D batch of matrices seen through raw element strides.
+struct Mats {
+  char* data;
+  int64_t batch, rows, cols;
+  int64_t sb, sr, sc;  // strides in elements
+};
+
+Mats mats_of(const Tensor& t) {
+  char* p = static_cast<char*>(t.data_ptr());
+  if (t.dim() == 2) return Mats{p, 1, t.size(0), t.size(1), 0, t.stride(0), t.stride(1)};
+  return Mats{p, t.size(0), t.size(1), t.size(2), t.stride(0), t.stride(1), t.stride(2)};
+}
+
+// The leading dimension with which BLAS reads an r x c matrix of strides
+// (sr, sc) as row-major, or -1 when it cannot. Size-1 dims may have any stride.
+int64_t row_major_ld(int64_t r, int64_t c, int64_t sr, int64_t sc) {
+  if (c != 1 && sc != 1) return -1;
+  const int64_t min_ld = std::max<int64_t>(1, c);
+  const int64_t ld = r == 1 ? min_ld : sr;
+  if (ld < min_ld || ld > INT_MAX) return -1;
+  return ld;
+}
+
+// How BLAS reads one operand: row-major (NoTrans) or column-major (Trans).
+struct BlasLayout {
+  bool trans;
+  int64_t ld;
+};
+
+std::optional<BlasLayout> blas_layout(int64_t r, int64_t c, int64_t sr, int64_t sc) {
+  if (const int64_t ld = row_major_ld(r, c, sr, sc); ld > 0) return BlasLayout{false, ld};
+  if (const int64_t ld = row_major_ld(c, r, sc, sr); ld > 0) return BlasLayout{true, ld};
+  return std::nullopt;
+}
+
+std::optional<BlasLayout> blas_layout(const Mats& m) { return blas_layout(m.rows, m.cols, m.sr, m.sc); }
+
+// A contiguous copy of `t` (same dtype).
+Tensor contiguous_copy(const Tensor& t) {
+  Tensor c = empty_tensor(t.sizes(), t.dtype(), t.device());
+  return copy_(c, t, /*non_blocking=*/false);
+}
+
+// `t` itself when it is contiguous, else a contiguous copy.
+Tensor contiguous_of(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
+
+// ---- OpenBLAS ------------------------------------------------------------------
+
+// OpenBLAS keeps its own pool: give it our thread count (one thread when a
+// kernel is called from inside one of our parallel regions).
+void sync_blas_threads() {
+  static std::atomic<int> current{0};
+  const int n = in_parallel_region() ? 1 : get_num_threads();
+  if (current.load(std::memory_order_relaxed) != n) {
+    openblas_set_num_threads(n);
+    current.store(n, std::memory_order_relaxed);
+  }
+}
+
+void blas_gemm(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda,
+               const float* b, int ldb, float beta, float* c, int ldc) {
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n,
+              k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void blas_gemm(bool ta, bool tb, int m, int n, int k, double alpha, const double* a, int lda,
+               const double* b, int ldb, double beta, double* c, int ldc) {
+  cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n,
+              k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+// Whether BLAS can write every matrix of `out` in place.
+bool blas_writable(const Tensor& out) { return blas_layout(mats_of(out)).has_value(); }
+
+// target = alpha * (a @ b) + beta * target for float/double T. `target` is
+// BLAS-writable; a and b are read in place when their layout allows.
+template <class T>
+void blas_matmul(const Tensor& target, Tensor a, Tensor b, T alpha, T beta) {
+  std::optional<BlasLayout> la = blas_layout(mats_of(a));
+  if (!la) {
+    a = contiguous_copy(a);
+    la = blas_layout(mats_of(a));
+  }
+  std::optional<BlasLayout> lb = blas_layout(mats_of(b));
+  if (!lb) {
+    b = contiguous_copy(b);
+    lb = blas_layout(mats_of(b));
+  }
+  const Mats A = mats_of(a), B = mats_of(b), C = mats_of(target);
+  const std::optional<BlasLayout> lc = blas_layout(C);
+  LZ_INTERNAL_ASSERT(la && lb && lc, "matmul: operand layouts BLAS cannot read");
+  const int64_t M = C.rows, N = C.cols, K = A.cols;
+  LZ_CHECK(M <= INT_MAX && N <= INT_MAX && K <= INT_MAX, ValueError,
+           "[matmul] matrices of ", M, "x", K, " and ", K, "x", N,
+           " exceed the 32-bit sizes of the BLAS interface");
+  sync_blas_threads();
+  const size_t item = sizeof(T);
+  for (int64_t i = 0; i < C.batch; ++i) {
+    const T* pa = reinterpret_cast<const T*>(A.data + i * A.sb * static_cast<int64_t>(item));
+    const T* pb = reinterpret_cast<const T*>(B.data + i * B.sb * static_cast<int64_t>(item));
+    T* pc = reinterpret_cast<T*>(C.data + i * C.sb * static_cast<int64_t>(item));
+    if (!lc->trans) {
+      blas_gemm(la->trans, lb->trans, static_cast<int>(M), static_cast<int>(N), static_cast<int>(K),
+                alpha, pa, static_cast<int>(la->ld), pb, static_cast<int>(lb->ld), beta, pc,
+                static_cast<int>(lc->ld));
+    } else {
+      // C is column-major: compute C^T = B^T A^T into it, row-major.
+      blas_gemm(!lb->trans, !la->trans, static_cast<int>(N), static_cast<int>(M), static_cast<int>(K),
+                alpha, pb, static_cast<int>(lb->ld), pa, static_cast<int>(la->ld), beta, pc,
+                static_cast<int>(lc->ld));
+    }
+  }
+}
+
+// ---- Integer fallback ----------------------------------------------------------
+
+constexpr int64_t kColumnBlock = 512;
+
+// target = alpha * (a @ b) + beta * target, all contiguous T. Each output
+// row accumulates in 64 bits, modulo 2^64 (unsigned, so overflow wraps as
+// PyTorch's integer arithmetic does), over column blocks that stay in L1.
+template <class T>
+void int_matmul(const Tensor& target, const Tensor& a, const Tensor& b, uint64_t alpha,
+                uint64_t beta, bool use_target) {
+  const Mats C = mats_of(target), A = mats_of(a), B = mats_of(b);
+  const int64_t M = C.rows, N = C.cols, K = A.cols, rows = C.batch * M;
+  const T* pa = reinterpret_cast<const T*>(A.data);
+  const T* pb = reinterpret_cast<const T*>(B.data);
+  T* pc = reinterpret_cast<T*>(C.data);
+  const int64_t work_per_row = std::max<int64_t>(1, N * K);
+  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 16) / work_per_row);
+  parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+    std::vector<uint64_t> acc(static_cast<size_t>(std::min(N, kColumnBlock)));
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t batch = r / M;
+      const T* arow = pa + batch * A.sb + (r % M) * K;
+      const T* bmat = pb + batch * B.sb;
+      T* crow = pc + r * N;
+      for (int64_t j0 = 0; j0 < N; j0 += kColumnBlock) {
+        const int64_t w = std::min(kColumnBlock, N - j0);
+        uint64_t* acc_p = acc.data();
+        std::fill(acc_p, acc_p + w, uint64_t{0});
+        for (int64_t k = 0; k < K; ++k) {
+          const uint64_t x = static_cast<uint64_t>(static_cast<int64_t>(arow[k]));
+          const T* brow = bmat + k * N + j0;
+          for (int64_t j = 0; j < w; ++j) acc_p[j] += x * static_cast<uint64_t>(static_cast<int64_t>(brow[j]));
+        }
+        for (int64_t j = 0; j < w; ++j) {
+          uint64_t v = alpha * acc_p[j];
+          if (use_target) v += beta * static_cast<uint64_t>(static_cast<int64_t>(crow[j0 + j]));
+          crow[j0 + j] = static_cast<T>(static_cast<int64_t>(v));
+        }
+      }
+    }
+  });
+}
+
+// ---- Shared driver ---------------------------------------------------------------
+
+// target *= beta (or = 0 when beta is zero): the product of an empty inner dimension.
+template <class T>
+void scale_only(const Tensor& target, double beta, bool use_target) {
+  if (!use_target || beta == 0) {
+    fill_(target, 0);
+    return;
+  }
+  if (beta == 1) return;
+  const Mats C = mats_of(target);
+  T* p = reinterpret_cast<T*>(C.data);
+  for (int64_t b = 0; b < C.batch; ++b) {
+    for (int64_t i = 0; i < C.rows; ++i) {
+      for (int64_t j = 0; j < C.cols; ++j) {
+        T& v = p[b * C.sb + i * C.sr + j * C.sc];
+        v = static_cast<T>(static_cast<double>(v) * beta);
+      }
+    }
+  }
+}
+
+// out = alpha * (a @ b) + beta * input (input absent, or beta zero: just the
+// product). out, a and b are 2-D, or 3-D with the same batch.
+void matmul_into(const Tensor& out, const Tensor* input, const Tensor& a, const Tensor& b,
+                 const Scalar& beta, const Scalar& alpha) {
+  if (out.numel() == 0) return;
+  const bool use_input = input != nullptr && beta.to_double() != 0.0;
+  const ScalarType dtype = out.dtype();
+  const int64_t K = a.size(a.dim() - 1);
+  // Writing out while reading a factor from the same memory (a.addmm_(a, b))
+  // would read partial results: such products go through a temporary.
+  const bool out_aliases_factor =
+      overlap_kind(out, a) != Overlap::None || overlap_kind(out, b) != Overlap::None;
+  // The tensor the product is written to: out itself when the kernel can
+  // write it in place, else a contiguous temporary copied into out at the end.
+  auto run = [&](ScalarType compute, bool direct, auto&& product) {
+    Tensor target = direct ? out : empty_tensor(out.sizes(), compute, out.device());
+    if (use_input && !(direct && input->is_same(out))) copy_(target, *input, false);
+    product(target);
+    if (!direct) copy_(out, target, false);
+  };
+  if (dtype == ScalarType::Float || dtype == ScalarType::Double ||
+      dtype == ScalarType::Half || dtype == ScalarType::BFloat16) {
+    const bool reduced = dtype == ScalarType::Half || dtype == ScalarType::BFloat16;
+    const ScalarType compute = reduced ? ScalarType::Float : dtype;
+    run(compute, !reduced && !out_aliases_factor && blas_writable(out), [&](const Tensor& target) {
+      visit_dtype(compute, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+          if (K == 0) {
+            scale_only<T>(target, beta.to_double(), use_input);
+          } else {
+            blas_matmul<T>(target, cast_to(a, compute), cast_to(b, compute),
+                           static_cast<T>(alpha.to_double()),
+                           use_input ? static_cast<T>(beta.to_double()) : T(0));
+          }
+        }
+      });
+    });
+    return;
+  }
+  run(dtype, !out_aliases_factor && out.is_contiguous(), [&](const Tensor& target) {
+    visit_dtype(dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        int_matmul<T>(target, contiguous_of(a), contiguous_of(b),
+                      static_cast<uint64_t>(alpha.to_long()),
+                      use_input ? static_cast<uint64_t>(beta.to_long()) : 0, use_input);
+      } else {
+        LZ_INTERNAL_ASSERT(false, "matmul: unsupported dtype ", dtype);
+      }
+    });
+  });
+}
+
+}  // namespace
+
+void mm_impl(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  matmul_into(out, nullptr, self, mat2, Scalar(0), Scalar(1));
+}
+
+void bmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  matmul_into(out, nullptr, self, mat2, Scalar(0), Scalar(1));
+}
+
+void addmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
+                const Scalar& beta, const Scalar& alpha) {
+  matmul_into(out, &self, mat1, mat2, beta, alpha);
+}
+
+int blas_num_threads() { return openblas_get_num_threads(); }
+
+}  // namespace lz::cpu

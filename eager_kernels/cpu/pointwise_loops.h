@@ -1,0 +1,125 @@
+// Element-wise loops with mixed operand types, for the binary and ternary
+// operators whose inputs do not all share the output's dtype (comparisons
+// write bool, where reads a bool condition, masked_fill a bool mask):
+//   binary_loop<bool, float, float>(out, a, b, [](float x, float y) { return x < y; });
+//   ternary_loop<float, bool, float, float>(out, c, a, b, [](bool k, float x, float y) { ... });
+// Each input is converted to its element type first (cast_to), except a
+// one-element operand (a wrapped C++ number, a 0-dim tensor, a [1, 1]
+// tensor), which is read once as a value and bound into the lambda, so
+// where(c, x, 0.0) or clamp(x, 0-dim, 0-dim) run the contiguous vectorised
+// row of a unary or binary loop instead of a strided ternary one.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+#include "core/error.h"
+#include "eager_kernels/cpu/elementwise.h"
+
+namespace lz::cpu {
+
+template <class T>
+inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T>
+inline constexpr bool is_float_v = std::is_floating_point_v<T> || is_reduced_float_v<T>;
+
+// For dtype branches a meta function rules out.
+[[noreturn]] inline void unreachable_dtype(std::string_view op, ScalarType t) {
+  LZ_FAIL(InternalError, "[", op, "] the meta function should have rejected dtype ", t);
+}
+
+// `t` converted to the element type T (no copy when it already has it).
+template <class T>
+Tensor operand_as(const Tensor& t) {
+  return cast_to(t, scalar_type_of<T>);
+}
+
+// The type a loop reads and writes for element type T: bool is moved as
+// uint8_t (the same bytes, 0 or 1), because GCC cannot vectorise loads and
+// stores of bool; the lambdas still see bool.
+template <class T>
+using mem_t = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+
+// out[i] = f(a[i], b[i]); f returns Out.
+template <class Out, class A, class B, class F>
+void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const F& f) {
+  using MO = mem_t<Out>;
+  using MA = mem_t<A>;
+  using MB = mem_t<B>;
+  if (b.numel() == 1) {
+    const B bv = read_as<B>(b);
+    cpu_kernel<MO, MA>(TensorIterator(out, {operand_as<A>(a)}),
+                       [f, bv](MA x) -> MO { return static_cast<MO>(f(static_cast<A>(x), bv)); });
+  } else if (a.numel() == 1) {
+    const A av = read_as<A>(a);
+    cpu_kernel<MO, MB>(TensorIterator(out, {operand_as<B>(b)}),
+                       [f, av](MB y) -> MO { return static_cast<MO>(f(av, static_cast<B>(y))); });
+  } else {
+    cpu_kernel<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a), operand_as<B>(b)}), [f](MA x, MB y) -> MO {
+      return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y)));
+    });
+  }
+}
+
+// out[i] = f(a[i], b[i], c[i]); f returns Out.
+template <class Out, class A, class B, class C, class F>
+void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& c, const F& f) {
+  using MO = mem_t<Out>;
+  using MA = mem_t<A>;
+  using MB = mem_t<B>;
+  using MC = mem_t<C>;
+  // One-element b and/or c are bound (where(c, x, 0.0), clamp(x, lo, hi) with
+  // 0-dim bounds); a one-element a (the condition, self) is rare and takes
+  // the general loop, which reads it with stride 0.
+  const bool sb = b.numel() == 1, sc = c.numel() == 1;
+  if (sb && sc) {
+    const B bv = read_as<B>(b);
+    const C cv = read_as<C>(c);
+    cpu_kernel<MO, MA>(TensorIterator(out, {operand_as<A>(a)}),
+                       [f, bv, cv](MA x) -> MO { return static_cast<MO>(f(static_cast<A>(x), bv, cv)); });
+  } else if (sc) {
+    const C cv = read_as<C>(c);
+    cpu_kernel<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a), operand_as<B>(b)}), [f, cv](MA x, MB y) -> MO {
+      return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), cv));
+    });
+  } else if (sb) {
+    const B bv = read_as<B>(b);
+    cpu_kernel<MO, MA, MC>(TensorIterator(out, {operand_as<A>(a), operand_as<C>(c)}), [f, bv](MA x, MC z) -> MO {
+      return static_cast<MO>(f(static_cast<A>(x), bv, static_cast<C>(z)));
+    });
+  } else {
+    cpu_kernel<MO, MA, MB, MC>(
+        TensorIterator(out, {operand_as<A>(a), operand_as<B>(b), operand_as<C>(c)}),
+        [f](MA x, MB y, MC z) -> MO {
+          return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), static_cast<C>(z)));
+        });
+  }
+}
+
+// NaN-propagating maximum and minimum (a NaN operand wins); plain ones for
+// integers; or/and for bool. Written as selects so that loops vectorise.
+template <class C>
+inline C max_propagate_nan(C a, C b) {
+  if constexpr (std::is_same_v<C, bool>) {
+    return a || b;
+  } else if constexpr (std::is_floating_point_v<C>) {
+    const C m = a > b ? a : b;
+    return (a != a || b != b) ? a + b : m;
+  } else {
+    return a > b ? a : b;
+  }
+}
+template <class C>
+inline C min_propagate_nan(C a, C b) {
+  if constexpr (std::is_same_v<C, bool>) {
+    return a && b;
+  } else if constexpr (std::is_floating_point_v<C>) {
+    const C m = a < b ? a : b;
+    return (a != a || b != b) ? a + b : m;
+  } else {
+    return a < b ? a : b;
+  }
+}
+
+}  // namespace lz::cpu

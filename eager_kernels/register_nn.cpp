@@ -1,0 +1,376 @@
+// Neural-network operators. softmax, log_softmax, layer_norm and rms_norm have
+// a dedicated CPU kernel (CPU key) AND a composite of primitive operators
+// (every other key, e.g. Lazy): a lazy trace sees amax/exp/sum/div/mean/rsqrt
+// ... that the fuser can fuse, while eager CPU calls take the fast kernel.
+// native_dropout and nll_loss_forward are kernels; dropout, linear, nll_loss,
+// nll_loss_nd and cross_entropy_loss are composites, as in PyTorch.
+#include <cmath>
+#include <limits>
+
+#include "core/op_call.h"
+#include "core/op_registration.h"
+#include "core/ops_binary.h"
+#include "core/ops_linalg.h"
+#include "core/ops_nn.h"
+#include "core/ops_reduction.h"
+#include "core/ops_unary.h"
+#include "core/ops_views.h"
+#include "core/structured.h"
+#include "eager_kernels/cpu/nn_kernels.h"
+#include "eager_kernels/meta/meta_utils.h"
+#include "eager_kernels/meta/nn_meta.h"
+
+namespace lz {
+
+namespace {
+
+// ---- Primitives the composites are made of, called through the dispatcher
+// by schema (so each is one node of a lazy trace). -----------------------------
+
+Tensor amax_keepdim(const Tensor& x, int64_t dim) {
+  const int64_t dims[] = {dim};
+  return LZ_OP("amax", Tensor(const Tensor&, IntArrayRef, bool)).call(x, dims, true);
+}
+Tensor mean_keepdim(const Tensor& x, IntArrayRef dims) {
+  return LZ_OP("mean.dim",
+               Tensor(const Tensor&, std::optional<IntArrayRef>, bool, std::optional<ScalarType>))
+      .call(x, dims, true, std::nullopt);
+}
+Tensor log_of(const Tensor& x) { return LZ_OP("log", Tensor(const Tensor&)).call(x); }
+Tensor rsqrt_of(const Tensor& x) { return LZ_OP("rsqrt", Tensor(const Tensor&)).call(x); }
+Tensor eq_scalar(const Tensor& x, const Scalar& v) {
+  return LZ_OP("eq.Scalar", Tensor(const Tensor&, const Scalar&)).call(x, v);
+}
+Tensor masked_fill_scalar(const Tensor& x, const Tensor& mask, const Scalar& v) {
+  return LZ_OP("masked_fill.Scalar", Tensor(const Tensor&, const Tensor&, const Scalar&))
+      .call(x, mask, v);
+}
+Tensor sum_dims(const Tensor& x, IntArrayRef dims, bool keepdim) { return sum(x, dims, keepdim); }
+
+ScalarType opmath_dtype(ScalarType t) {
+  return t == ScalarType::Half || t == ScalarType::BFloat16 ? ScalarType::Float : t;
+}
+
+// The last `n` dims (-1, -2, ...), the dims a normalisation reduces.
+SizeVec last_dims(size_t n) {
+  SizeVec dims;
+  for (size_t i = 0; i < n; ++i) dims.push_back(-1 - static_cast<int64_t>(i));
+  return dims;
+}
+
+// ---- softmax / log_softmax --------------------------------------------------
+
+// As PyTorch's decomposition: 16-bit inputs compute in float32 and round once.
+Tensor softmax_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  const ScalarType result = meta::softmax(self, dim, dtype).dtype;
+  const Tensor x = self.to(opmath_dtype(result));
+  const int64_t d[] = {dim};
+  if (x.numel() == 0) return exp(x).to(result);  // amax has no identity for an empty dim
+  const Tensor e = exp(x - amax_keepdim(x, dim));
+  return (e / sum_dims(e, d, true)).to(result);
+}
+
+Tensor log_softmax_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  const ScalarType result = meta::log_softmax(self, dim, dtype).dtype;
+  const Tensor x = self.to(opmath_dtype(result));
+  const int64_t d[] = {dim};
+  if (x.numel() == 0) return exp(x).to(result);
+  const Tensor shifted = x - amax_keepdim(x, dim);
+  return (shifted - log_of(sum_dims(exp(shifted), d, true))).to(result);
+}
+
+// ---- layer_norm / rms_norm ---------------------------------------------------
+
+Tensor layer_norm_composite(const Tensor& input, IntArrayRef normalized_shape,
+                            const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
+                            double eps, bool cudnn_enable) {
+  meta::layer_norm(input, normalized_shape, weight, bias, eps, cudnn_enable);
+  const SizeVec dims = last_dims(normalized_shape.size());
+  const Tensor x = input.to(opmath_dtype(input.dtype()));
+  const Tensor centered = x - mean_keepdim(x, dims);
+  const Tensor var = mean_keepdim(centered * centered, dims);
+  Tensor y = centered * rsqrt_of(var + eps);
+  if (weight && weight->defined()) y = y * *weight;
+  if (bias && bias->defined()) y = y + *bias;
+  return y.to(input.dtype());
+}
+
+Tensor rms_norm_composite(const Tensor& input, IntArrayRef normalized_shape,
+                          const std::optional<Tensor>& weight, std::optional<double> eps) {
+  meta::rms_norm(input, normalized_shape, weight, eps);
+  const ScalarType compute = opmath_dtype(input.dtype());
+  const double e = eps ? *eps
+                       : compute == ScalarType::Double
+                             ? std::numeric_limits<double>::epsilon()
+                             : static_cast<double>(std::numeric_limits<float>::epsilon());
+  const SizeVec dims = last_dims(normalized_shape.size());
+  const Tensor x = input.to(compute);
+  Tensor y = x * rsqrt_of(mean_keepdim(x * x, dims) + e);
+  if (weight && weight->defined()) y = y * *weight;
+  return y.to(input.dtype());
+}
+
+// ---- dropout -------------------------------------------------------------------
+
+Tensor dropout_composite(const Tensor& input, double p, bool train) {
+  meta::check_defined("dropout", "input", input);
+  meta::check_dropout_probability("dropout", p);
+  if (!train || p == 0 || input.numel() == 0) return input;
+  return std::get<0>(native_dropout(input, p, true));
+}
+
+Tensor dropout_inplace_composite(const Tensor& self, double p, bool train) {
+  meta::check_defined("dropout_", "self", self);
+  meta::check_dropout_probability("dropout_", p);
+  if (!train || p == 0 || self.numel() == 0) return self;
+  detail::copy_into(self, std::get<0>(native_dropout(self, p, true)));
+  return self;
+}
+
+// ---- linear ----------------------------------------------------------------------
+
+Tensor linear_composite(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
+  meta::check_defined("linear", "input", input);
+  meta::check_defined("linear", "weight", weight);
+  const bool has_bias = bias && bias->defined();
+  if (has_bias && input.dim() == 2 && weight.dim() == 2) return addmm(*bias, input, weight.t());
+  if (has_bias && input.dim() >= 3 && weight.dim() == 2 && input.is_contiguous() &&
+      bias->dim() == 1) {
+    // Fold the leading dims into the rows of one fused addmm.
+    SizeVec out_shape(input.sizes().begin(), input.sizes().end() - 1);
+    int64_t rows = 1;
+    for (int64_t s : out_shape) rows *= s;
+    const Tensor flat = input.reshape({rows, input.size(input.dim() - 1)});
+    out_shape.push_back(weight.size(0));
+    return addmm(*bias, flat, weight.t()).view(out_shape);
+  }
+  Tensor output = matmul(input, weight.t());
+  if (has_bias) output.add_(*bias);
+  return output;
+}
+
+Tensor linear_out_composite(const Tensor& input, const Tensor& weight,
+                            const std::optional<Tensor>& bias, const Tensor& out) {
+  const Tensor result = linear(input, weight, bias);
+  detail::prepare_out("linear.out", out, meta_of(result));
+  detail::copy_into(out, result);
+  return out;
+}
+
+// ---- losses -----------------------------------------------------------------------
+
+Tensor nll_loss_composite(const Tensor& self, const Tensor& target,
+                          const std::optional<Tensor>& weight, int64_t reduction,
+                          int64_t ignore_index) {
+  return std::get<0>(nll_loss_forward(self, target, weight, reduction, ignore_index));
+}
+
+// [N, C, d1, ...] with target [N, d1, ...]: rows of C class scores, [-1, C],
+// and the matching flat targets.
+std::pair<Tensor, Tensor> flatten_classes(std::string_view op, const Tensor& self,
+                                          const Tensor& target) {
+  SizeVec expected{self.size(0)};
+  for (int64_t d = 2; d < self.dim(); ++d) expected.push_back(self.size(d));
+  LZ_CHECK(target.sizes() == IntArrayRef(expected), ShapeError, "[", op,
+           "] target: expected target size ", shape_str(expected), ", got ",
+           shape_str(target.sizes()), " (input ", shape_str(self.sizes()), ")");
+  int64_t rows = 1;
+  for (int64_t s : expected) rows *= s;
+  SizeVec perm{0};
+  for (int64_t d = 2; d < self.dim(); ++d) perm.push_back(d);
+  perm.push_back(1);
+  const Tensor rows_of_classes = self.dim() == 2 ? self : self.permute(perm).reshape({rows, self.size(1)});
+  return {rows_of_classes, target.reshape({rows})};
+}
+
+Tensor nll_loss_nd_composite(const Tensor& self, const Tensor& target,
+                             const std::optional<Tensor>& weight, int64_t reduction,
+                             int64_t ignore_index) {
+  meta::check_defined("nll_loss_nd", "self", self);
+  meta::check_defined("nll_loss_nd", "target", target);
+  LZ_CHECK(self.dim() >= 1, ValueError, "[nll_loss_nd] self: Expected 1 or more dimensions (got ",
+           self.dim(), ")");
+  if (self.dim() != 1) {
+    LZ_CHECK(target.dim() >= 1 && self.size(0) == target.size(0), ValueError,
+             "[nll_loss_nd] target: Expected input batch_size (", self.size(0),
+             ") to match target batch_size (", target.dim() >= 1 ? target.size(0) : 0,
+             "), target shape ", shape_str(target.sizes()));
+  }
+  if (self.dim() <= 2) return nll_loss(self, target, weight, reduction, ignore_index);
+  meta::check_reduction("nll_loss_nd", reduction);
+  const auto [rows, flat_target] = flatten_classes("nll_loss_nd", self, target);
+  const Tensor loss = nll_loss(rows, flat_target, weight, reduction, ignore_index);
+  return reduction == 0 ? loss.view(target.sizes()) : loss;
+}
+
+// Class probabilities (target has self's shape).
+Tensor cross_entropy_prob_target(const Tensor& self, const Tensor& target,
+                                 const std::optional<Tensor>& weight, int64_t reduction,
+                                 double label_smoothing) {
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  const int64_t n_classes = self.size(class_dim);
+  const Tensor lsm = log_softmax(self, class_dim, self.dtype());
+  const Tensor tgt =
+      label_smoothing > 0 ? target * (1 - label_smoothing) + label_smoothing / static_cast<double>(n_classes)
+                          : target;
+  Tensor prod = lsm * tgt;
+  if (weight && weight->defined()) {
+    SizeVec shape(static_cast<size_t>(self.dim()), 1);
+    shape[static_cast<size_t>(class_dim)] = n_classes;
+    prod = prod * weight->view(shape);
+  }
+  const int64_t cd[] = {class_dim};
+  switch (reduction) {
+    case 0: return neg(sum_dims(prod, cd, false));
+    case 2: return neg(sum(prod));
+    default:
+      if (self.numel() == 0) return neg(sum(prod)) * std::numeric_limits<double>::quiet_NaN();
+      return neg(sum(prod)) / (self.numel() / n_classes);
+  }
+}
+
+// Class indices with label smoothing: (1 - ls) * nll + ls / C * (the loss
+// against the uniform distribution, weighted and reduced like nll_loss).
+Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target,
+                                     const std::optional<Tensor>& weight, int64_t reduction,
+                                     int64_t ignore_index, double label_smoothing) {
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  const int64_t n_classes = self.size(class_dim);
+  const Tensor lsm = log_softmax(self, class_dim, self.dtype());
+  Tensor rows, flat_target;
+  if (self.dim() == 1) {
+    LZ_CHECK(target.dim() == 0, ShapeError,
+             "[cross_entropy] target: expected a 0-dim class index for a 1-D input, got shape ",
+             shape_str(target.sizes()));
+    rows = lsm.unsqueeze(0);
+    flat_target = target.reshape({1});
+  } else {
+    std::tie(rows, flat_target) = flatten_classes("cross_entropy", lsm, target);
+  }
+  const auto [nll, total_weight] = nll_loss_forward(rows, flat_target, weight, reduction, ignore_index);
+  const Tensor weighted = weight && weight->defined() ? rows * weight->view({1, n_classes}) : rows;
+  const int64_t one[] = {1};
+  const Tensor smooth =
+      masked_fill_scalar(neg(sum_dims(weighted, one, false)), eq_scalar(flat_target, ignore_index), 0);
+  // The reductions add in float32 for 16-bit inputs: a float16 sum over many
+  // samples would overflow long before the (mean) loss does.
+  const ScalarType acc = opmath_dtype(self.dtype());
+  Tensor ret;
+  switch (reduction) {
+    case 0: ret = smooth.view(target.sizes()); break;
+    case 2: ret = sum(smooth, acc); break;
+    default: {
+      // The total weight of the targets not ignored (their count without weights).
+      const auto [unused, denominator] =
+          nll_loss_forward(rows, flat_target, weight, /*mean*/ 1, ignore_index);
+      ret = sum(smooth, acc) / denominator;
+    }
+  }
+  const Tensor nll_out = reduction == 0 ? nll.view(target.sizes()) : nll;
+  return (nll_out * (1 - label_smoothing) + ret * (label_smoothing / static_cast<double>(n_classes)))
+      .to(self.dtype());
+}
+
+Tensor cross_entropy_loss_composite(const Tensor& self, const Tensor& target,
+                                    const std::optional<Tensor>& weight, int64_t reduction,
+                                    int64_t ignore_index, double label_smoothing) {
+  meta::check_defined("cross_entropy", "self", self);
+  meta::check_defined("cross_entropy", "target", target);
+  meta::check_reduction("cross_entropy", reduction);
+  LZ_CHECK(self.dim() >= 1, ShapeError,
+           "[cross_entropy] self: expected class scores of at least 1 dimension, got a 0-D tensor");
+  LZ_CHECK(label_smoothing <= 1.0, ValueError,
+           "[cross_entropy] label_smoothing: label_smoothing must be between 0.0 and 1.0. Got: ",
+           label_smoothing);
+  LZ_CHECK(is_floating_point(self.dtype()), TypeError,
+           "[cross_entropy] self: expected floating point class scores, got ", self.dtype());
+  if (self.sizes() == target.sizes()) {
+    LZ_CHECK(is_floating_point(target.dtype()), TypeError,
+             "[cross_entropy] target: expected floating point type for target with class "
+             "probabilities, got ",
+             target.dtype());
+    LZ_CHECK(ignore_index < 0, ValueError,
+             "[cross_entropy] ignore_index: ignore_index is not supported for floating point target");
+    if (weight && weight->defined()) {
+      const int64_t n_classes = self.size(self.dim() == 1 ? 0 : 1);
+      LZ_CHECK(weight->dim() == 1 && weight->numel() == n_classes, ShapeError,
+               "[cross_entropy] weight: weight tensor should be defined either for all ", n_classes,
+               " classes or no classes but got weight tensor of shape: ", shape_str(weight->sizes()));
+    }
+    return cross_entropy_prob_target(self, target, weight, reduction, label_smoothing);
+  }
+  if (label_smoothing > 0) {
+    return cross_entropy_label_smoothing(self, target, weight, reduction, ignore_index,
+                                         label_smoothing);
+  }
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  return nll_loss_nd(log_softmax(self, class_dim, self.dtype()), target, weight, reduction,
+                     ignore_index);
+}
+
+}  // namespace
+
+LZ_LIBRARY(nn_ops) {
+  lib.def_structured<&meta::softmax>("softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+                                     Variants::Out)
+      .impl<&cpu::softmax_impl>(DispatchKey::CPU)
+      .composite(&softmax_composite);
+  lib.def_structured<&meta::log_softmax>(
+         "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", Variants::Out)
+      .impl<&cpu::log_softmax_impl>(DispatchKey::CPU)
+      .composite(&log_softmax_composite);
+  lib.def_structured<&meta::layer_norm>(
+         "layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
+         "float eps=1e-05, bool cudnn_enable=True) -> Tensor",
+         Variants::Functional)
+      .impl<&cpu::layer_norm_impl>(DispatchKey::CPU)
+      .composite(&layer_norm_composite);
+  lib.def_structured<&meta::rms_norm>(
+         "rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor",
+         Variants::Functional)
+      .impl<&cpu::rms_norm_impl>(DispatchKey::CPU)
+      .composite(&rms_norm_composite);
+
+  // Every call's key set holds BackendSelect, and the dispatcher resolves a
+  // key without a kernel of its own to the composite before any fallback:
+  // BackendSelect would run the composite and hide the CPU kernel. An
+  // explicit fallthrough passes it on to the backend (the CPU kernel for CPU
+  // tensors); keys above it (Lazy) still get the composite.
+  for (const char* name : {"softmax.int", "log_softmax.int", "layer_norm", "rms_norm"}) {
+    lib.impl_kernel(name, DispatchKey::BackendSelect, KernelFunction::fallthrough());
+  }
+
+  lib.def("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)")
+      .tags(Tag::Random)
+      .meta(&meta::native_dropout)
+      .kernel(DispatchKey::CPU, &cpu::native_dropout);
+  lib.def("dropout(Tensor input, float p, bool train) -> Tensor")
+      .tags(Tag::Random)
+      .composite(&dropout_composite);
+  lib.def("dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)")
+      .tags({Tag::Random, Tag::Inplace})
+      .composite(&dropout_inplace_composite);
+
+  lib.def("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor").composite(&linear_composite);
+  lib.def("linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)")
+      .tags(Tag::Out)
+      .composite(&linear_out_composite);
+
+  // PyTorch writes `int reduction=Mean` (at::Reduction::Mean == 1); the schema
+  // parser takes numbers for int defaults.
+  lib.def("nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) "
+          "-> (Tensor output, Tensor total_weight)")
+      .meta(&meta::nll_loss_forward)
+      .kernel(DispatchKey::CPU, &cpu::nll_loss_forward);
+  lib.def("nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, "
+          "SymInt ignore_index=-100) -> Tensor")
+      .composite(&nll_loss_composite);
+  lib.def("nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, "
+          "SymInt ignore_index=-100) -> Tensor")
+      .composite(&nll_loss_nd_composite);
+  lib.def("cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, "
+          "SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor")
+      .composite(&cross_entropy_loss_composite);
+}
+
+}  // namespace lz
