@@ -23,6 +23,10 @@ inline constexpr double kTensorBytes = kElements * 4.0;
 // Copies src into dst (both kElements float32) the way the copy reference does.
 void stream_copy(const Tensor& dst, const Tensor& src);
 
+// The sum of src's kElements float32 as a bare read loop split over the
+// thread pool: what any read-only kernel (a reduction) can reach here.
+float read_only_sum(const Tensor& src);
+
 // Times `kernel` (the benchmark's manual time) and an adjacent copy per
 // iteration; reports bytes/s, copy_GBps and pct_of_copy.
 template <class Kernel>

@@ -10,6 +10,14 @@ namespace {
 constexpr int64_t kSide = 4096;
 static_assert(kSide * kSide == kElements);
 
+// The ceiling of a read-only kernel on this machine (a bare vector read
+// loop), for comparing the reductions below.
+void BM_ReadOnlyReference(benchmark::State& state) {
+  const Tensor a = randn({kElements});
+  run_against_copy(state, kTensorBytes, [&] { benchmark::DoNotOptimize(read_only_sum(a)); });
+}
+BENCHMARK(BM_ReadOnlyReference)->Unit(benchmark::kMillisecond)->UseManualTime();
+
 void BM_Sum(benchmark::State& state) {
   const Tensor a = randn({kElements});
   run_against_copy(state, kTensorBytes, [&] { benchmark::DoNotOptimize(sum(a)); });

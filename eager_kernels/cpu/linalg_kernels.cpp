@@ -272,4 +272,6 @@ void addmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat1, const
 
 int blas_num_threads() { return openblas_get_num_threads(); }
 
+std::string blas_core_name() { return openblas_get_corename(); }
+
 }  // namespace lz::cpu

@@ -33,6 +33,22 @@ LZ_CPU_CLONES void contiguous_row(Out* out, int64_t n, const F& f, const In*... 
   for (int64_t i = 0; i < n; ++i) out[i] = f(in[i]...);
 }
 
+// contiguous_row, prefetching the inputs `ahead` bytes further on: one cache
+// line per line of output, spread through the computation. For kernels with
+// real arithmetic (exp: 64% -> 75-78% of the adjacent copy) the hardware
+// prefetcher alone leaves memory idle while a block computes; a burst of
+// prefetches per block instead measured slower than none.
+template <class Out, class F, class... In>
+LZ_CPU_CLONES void contiguous_row_prefetch(Out* out, int64_t n, int64_t ahead, const F& f, const In*... in) {
+  constexpr int64_t kLine = 64 / sizeof(Out);
+  int64_t i = 0;
+  for (; i + kLine <= n; i += kLine) {
+    (__builtin_prefetch(reinterpret_cast<const char*>(in + i) + ahead), ...);
+    for (int64_t k = 0; k < kLine; ++k) out[i + k] = f(in[i + k]...);
+  }
+  for (; i < n; ++i) out[i] = f(in[i]...);
+}
+
 // The same, through an L1-sized buffer flushed with non-temporal stores:
 // the output's cache lines are never read, saving a third of the traffic of
 // a large binary op.
@@ -42,7 +58,11 @@ void contiguous_row_streaming(Out* out, int64_t n, const F& f, const In*... in) 
   alignas(64) Out buffer[kBlock];
   for (int64_t i = 0; i < n; i += kBlock) {
     const int64_t m = std::min(kBlock, n - i);
-    contiguous_row(buffer, m, f, (in + i)...);
+    if (i + 2 * kBlock <= n) {
+      contiguous_row_prefetch(buffer, m, kBlock * static_cast<int64_t>(sizeof(Out)), f, (in + i)...);
+    } else {
+      contiguous_row(buffer, m, f, (in + i)...);
+    }
     streaming_copy(out + i, buffer, static_cast<size_t>(m) * sizeof(Out));
   }
   // Streaming stores are weakly ordered: fence them on the thread that made

@@ -23,7 +23,7 @@ template <class T, class Acc, class Out, class Op, bool kMean>
 struct SumLikeOps {
   using in_t = T;
   using acc_t = Acc;
-  static constexpr int64_t kLeaf = 4096;
+  static constexpr int64_t kLeaf = 16384;
   static constexpr int64_t kTile = 1024;
 
   Out* out;
