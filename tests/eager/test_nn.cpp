@@ -13,37 +13,20 @@
 #include "core/local_dispatch_key_set.h"
 #include "core/op_registration.h"
 #include "eager_kernels/cpu/nn_kernels_math.h"
+#include "operator_recorder.h"
 #include "test_util.h"
 
 using namespace lz;
 using lzt::make_tensor;
 using lzt::values;
+using lzt::contains;
+using lzt::recorded;
+using lzt::recording_fallback;
+using lzt::ThreadCountGuard;
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-struct ThreadCountGuard {
-  int saved = get_num_threads();
-  ~ThreadCountGuard() { set_num_threads(saved); }
-};
-
-std::vector<std::string>& recorded() {
-  static std::vector<std::string> names;
-  return names;
-}
-
-void recording_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-  recorded().push_back(op.name());
-  op.redispatch_boxed(ks & DispatchKeySet::below(DispatchKey::TestingOnlyMode), stack);
-}
-
-bool contains(const std::vector<std::string>& v, const std::string& s) {
-  for (const std::string& x : v) {
-    if (x == s) return true;
-  }
-  return false;
-}
 
 // Runs f with TestingOnlyMode included (a key without kernels whose fallback
 // records each operator and passes it on): composites run instead of the

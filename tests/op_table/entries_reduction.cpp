@@ -1,12 +1,16 @@
-// Table entries: reductions and scans. References are float64 / exact
-// int64 loops over the inputs' values (tests/op_table/reference.h), never a
-// Lazuli kernel.
+// Table entries: reductions and scans (sum, mean, prod, var, std, norm,
+// logsumexp, all, any, cumsum). References are float64 / exact int64 loops
+// over the inputs' values (tests/op_table/reference.h), never a Lazuli
+// kernel. max, min, amax, amin, argmax, argmin:
+// entries_reduction_extremum.cpp; shared samples and references:
+// reduction_helpers.h.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
 #include "tests/op_table/entry_builders.h"
+#include "tests/op_table/reduction_helpers.h"
 #include "tests/op_table/reference.h"
 #include "tests/op_table/tensor_access.h"
 
@@ -17,9 +21,6 @@ namespace {
 using lz::IValue;
 using lz::ScalarType;
 using lz::Tensor;
-
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // ---- Tolerances ------------------------------------------------------------------
 
@@ -60,102 +61,6 @@ Tolerance prod_tolerance(ScalarType t) {
 
 // ---- Sample inputs ---------------------------------------------------------------
 
-SampleInput with(SampleInput s, const std::map<std::string, IValue>& kwargs) {
-  for (const auto& [k, v] : kwargs) s.kwargs[k] = v;
-  return s;
-}
-
-// Tensors with NaN, infinities and ties (floats), or ties (integers), in
-// contiguous and transposed layouts, including rows long enough for the
-// vectorised loops and a NaN / a maximum in a loop tail.
-std::vector<SampleInput> special_samples(ScalarType t) {
-  std::vector<SampleInput> out;
-  auto add = [&](const std::vector<double>& v, lz::IntArrayRef sizes, const std::string& what) {
-    const Tensor x = make_tensor(v, sizes, t);
-    out.push_back(SampleInput{{x}, {}, what});
-    if (sizes.size() == 2) {
-      // The same values through a transposed layout.
-      std::vector<double> tv(v.size());
-      const int64_t r = sizes[0], c = sizes[1];
-      for (int64_t i = 0; i < r; ++i) {
-        for (int64_t j = 0; j < c; ++j) tv[j * r + i] = v[i * c + j];
-      }
-      out.push_back(SampleInput{{make_tensor(tv, {c, r}, t).t()}, {}, what + ", transposed"});
-    }
-  };
-  if (is_float(t)) {
-    add({1, kNan, 3, kNan, 2, -kInf, -kInf, -kInf, -kInf, -kInf, kInf, 2, kInf, -1, 0}, {3, 5},
-        "NaN, all -inf and +inf rows");
-    std::vector<double> v(2 * 70);
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i % 7) - 3;  // ties of 3 and -3
-    v[67] = kNan;            // a NaN in the tail of row 0
-    v[70 + 40] = 5;          // a unique max in row 1
-    v[70 + 69] = 5;          // ... and a tie at the very end
-    add(v, {2, 70}, "ties, NaN in a loop tail");
-    std::vector<double> w(64 * 40, -kInf);
-    for (size_t i = 0; i < w.size(); i += 3) w[i] = static_cast<double>(i % 11) * 0.5;
-    w[5 * 40 + 17] = kInf;
-    w[9 * 40 + 2] = kNan;
-    add(w, {64, 40}, "large with -inf, one inf and one NaN");
-  } else if (t == lz::kBool) {
-    add({0, 0, 0, 1, 1, 1, 0, 1, 0, 1, 1, 0}, {3, 4}, "all-false and all-true rows");
-  } else {
-    std::vector<double> v(3 * 40);
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i % 5) + 1;  // ties of 5 and 1
-    v[45] = 0;
-    add(v, {3, 40}, "ties and a zero");
-  }
-  return out;
-}
-
-// Every unary sample (no kwargs: the reduction of all elements) plus the
-// special samples.
-std::vector<SampleInput> full_samples(ScalarType t, const Domain& domain = {}) {
-  std::vector<SampleInput> out = unary_samples(t, domain);
-  for (SampleInput& s : special_samples(t)) out.push_back(std::move(s));
-  return out;
-}
-
-// Every sample with several dim lists and keepdim.
-std::vector<SampleInput> list_samples(ScalarType t, const Domain& domain = {}) {
-  std::vector<SampleInput> out;
-  for (const SampleInput& s : full_samples(t, domain)) {
-    const int64_t nd = s[0].dim();
-    std::vector<std::vector<int64_t>> dim_lists = {{}};
-    if (nd >= 1) dim_lists.push_back({nd - 1});
-    if (nd >= 2) {
-      dim_lists.push_back({0});
-      dim_lists.push_back({0, -1});
-    }
-    if (nd >= 3) dim_lists.push_back({2, 0});
-    if (nd == 0) dim_lists.push_back({-1});
-    for (const auto& dims : dim_lists) {
-      for (bool keepdim : {false, true}) {
-        out.push_back(with(s, {{"dim", IValue(dims)}, {"keepdim", IValue(keepdim)}}));
-      }
-    }
-  }
-  return out;
-}
-
-// Every sample with each single dim (0 and -1 always, 1 for 3-D) and keepdim.
-std::vector<SampleInput> single_dim_samples(ScalarType t, bool keepdim_variants = true,
-                                            const Domain& domain = {}) {
-  std::vector<SampleInput> out;
-  for (const SampleInput& s : full_samples(t, domain)) {
-    const int64_t nd = s[0].dim();
-    std::vector<int64_t> dims = {0, -1};
-    if (nd >= 3) dims.push_back(1);
-    for (int64_t d : dims) {
-      for (bool keepdim : {false, true}) {
-        if (keepdim && !keepdim_variants) continue;
-        out.push_back(with(s, {{"dim", IValue(d)}, {"keepdim", IValue(keepdim)}}));
-      }
-    }
-  }
-  return out;
-}
-
 // A few samples with an explicit dtype kwarg (float64 and int64 results).
 std::vector<SampleInput> dtype_samples(ScalarType t, bool single_dim, bool floating_only = false) {
   std::vector<SampleInput> out;
@@ -180,75 +85,14 @@ std::vector<SampleInput> concat(std::vector<SampleInput> a, std::vector<SampleIn
   return a;
 }
 
-// Drops the samples that would reduce an empty group: operators without an
-// identity reject them (see their error inputs).
-std::vector<SampleInput> without_empty_groups(std::vector<SampleInput> samples);
-
 // ---- Sample kwargs -----------------------------------------------------------------
-
-bool has_dim(const SampleInput& s) { return s.has("dim") && !s.arg("dim").is_none(); }
-
-std::vector<int64_t> dims_of(const SampleInput& s) {
-  if (!has_dim(s)) return {};
-  const IValue& d = s.arg("dim");
-  if (d.is_int()) return {d.to_int()};
-  const lz::IntArrayRef l = d.to_int_list();
-  return std::vector<int64_t>(l.begin(), l.end());
-}
-
-bool keepdim_of(const SampleInput& s) { return s.has("keepdim") && s.bool_arg("keepdim"); }
-
-std::optional<ScalarType> dtype_of(const SampleInput& s) {
-  if (!s.has("dtype") || s.arg("dtype").is_none()) return std::nullopt;
-  return s.arg("dtype").to_scalar_type();
-}
 
 std::optional<lz::Scalar> scalar_opt(const SampleInput& s, const std::string& name) {
   if (!s.has(name) || s.arg(name).is_none()) return std::nullopt;
   return s.scalar_arg(name);
 }
 
-// Whether a reduced group is empty (numel 0, reduced over all dims or over
-// a size-0 dim).
-bool has_empty_group(const SampleInput& s) {
-  const Tensor& x = s[0];
-  if (x.numel() != 0) return false;
-  if (!has_dim(s)) return true;
-  std::vector<int64_t> dims = dims_of(s);
-  if (dims.empty()) return true;
-  for (int64_t d : dims) {
-    const int64_t nd = x.dim();
-    if (nd > 0 && x.size((d % nd + nd) % nd) == 0) return true;
-  }
-  return false;
-}
-
-std::vector<SampleInput> without_empty_groups(std::vector<SampleInput> samples) {
-  samples.erase(std::remove_if(samples.begin(), samples.end(), has_empty_group), samples.end());
-  return samples;
-}
-
 // ---- References --------------------------------------------------------------------
-
-using GroupFn = std::function<double(const std::vector<double>&)>;
-
-// The reference of a reduction over the sample's dims (all when absent),
-// its keepdim, with the input first converted to its dtype kwarg (as the
-// kernels do).
-Expected group_reference(const SampleInput& s, ScalarType result, const GroupFn& f) {
-  Tensor x = s[0];
-  if (const auto dt = dtype_of(s)) {
-    std::vector<double> v;
-    for (double e : values(x)) v.push_back(as_stored(*dt, e));
-    x = make_tensor(v, x.sizes(), lz::kFloat64);
-  }
-  Expected e = reduce_reference(x, dims_of(s), keepdim_of(s), result, f);
-  // Rounded to the result dtype: a float16 sum of 77100 ones is inf.
-  if (is_float(result)) {
-    for (double& v : e.values) v = round_to(result, v);
-  }
-  return e;
-}
 
 double ref_sum(const std::vector<double>& v) {
   double a = 0;
@@ -269,22 +113,6 @@ double ref_int_prod(const std::vector<double>& v) {
   uint64_t a = 1;
   for (double x : v) a *= static_cast<uint64_t>(static_cast<int64_t>(x));
   return static_cast<double>(static_cast<int64_t>(a));
-}
-
-// The first extremum's position (a NaN beats everything).
-int64_t ref_arg(const std::vector<double>& v, bool largest) {
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (std::isnan(v[i])) return static_cast<int64_t>(i);
-  }
-  size_t best = 0;
-  for (size_t i = 1; i < v.size(); ++i) {
-    if (largest ? v[i] > v[best] : v[i] < v[best]) best = i;
-  }
-  return static_cast<int64_t>(best);
-}
-
-double ref_extremum(const std::vector<double>& v, bool largest) {
-  return v[static_cast<size_t>(ref_arg(v, largest))];
 }
 
 double ref_var(const std::vector<double>& v, double correction) {
@@ -325,13 +153,6 @@ double ref_logsumexp(const std::vector<double>& v) {
 
 ScalarType sum_dtype(ScalarType t) { return is_float(t) ? t : lz::kInt64; }
 ScalarType logical_dtype(ScalarType t) { return t == lz::kUInt8 ? lz::kUInt8 : lz::kBool; }
-
-SampleInput error_input(lz::IntArrayRef sizes, ScalarType t, std::map<std::string, IValue> kwargs,
-                        std::string what) {
-  return SampleInput{{lz::zeros(sizes, t)}, std::move(kwargs), std::move(what)};
-}
-
-IValue dims(std::vector<int64_t> d) { return IValue(std::move(d)); }
 
 // ---- Entries -------------------------------------------------------------------------
 
@@ -438,152 +259,6 @@ void add_sum_mean_prod(std::vector<OpInfo>& t) {
                            "[prod] dim: 1 is out of range for a 0-D tensor")};
     };
     t.push_back(std::move(op));
-  }
-}
-
-void add_max_min(std::vector<OpInfo>& t) {
-  for (const bool largest : {true, false}) {
-    const std::string name = largest ? "max" : "min";
-    {
-      // The full reduction to a 0-dim tensor.
-      OpInfo op;
-      op.name = name;
-      op.dtypes = all_types();
-      op.samples = [](ScalarType d) { return without_empty_groups(full_samples(d)); };
-      op.op = [largest](const SampleInput& s) {
-        return std::vector<Tensor>{largest ? lz::max(s[0]) : lz::min(s[0])};
-      };
-      op.reference = [largest](const SampleInput& s) {
-        return std::vector<Expected>{group_reference(s, s[0].dtype(), [largest](const std::vector<double>& v) {
-          return ref_extremum(v, largest);
-        })};
-      };
-      op.out = [largest](std::vector<Tensor>& outs, const SampleInput& s) {
-        if (largest) {
-          lz::max_out(outs[0], s[0]);
-        } else {
-          lz::min_out(outs[0], s[0]);
-        }
-      };
-      op.errors = [name] {
-        return std::vector<ErrorInput>{
-            LZT_EXPECT_ERROR(ValueError, error_input({0}, lz::kFloat32, {}, "empty"),
-                             "[" + name + "] self: cannot reduce the empty tensor of shape [0] over all its dims"),
-            LZT_EXPECT_ERROR(ValueError, error_input({2, 0, 3}, lz::kInt32, {}, "empty 3-D"),
-                             "[" + name + "] self: cannot reduce the empty tensor of shape [2, 0, 3]")};
-      };
-      t.push_back(std::move(op));
-    }
-    {
-      // (values, indices) along one dim.
-      OpInfo op;
-      op.name = name + ".dim";
-      op.dtypes = all_types();
-      op.samples = [](ScalarType d) { return without_empty_groups(single_dim_samples(d)); };
-      op.op = [largest](const SampleInput& s) {
-        auto [values, indices] = largest ? lz::max(s[0], s.int_arg("dim"), keepdim_of(s))
-                                         : lz::min(s[0], s.int_arg("dim"), keepdim_of(s));
-        return std::vector<Tensor>{values, indices};
-      };
-      op.reference = [largest](const SampleInput& s) {
-        return std::vector<Expected>{
-            group_reference(s, s[0].dtype(), [largest](const std::vector<double>& v) { return ref_extremum(v, largest); }),
-            group_reference(s, lz::kInt64, [largest](const std::vector<double>& v) {
-              return static_cast<double>(ref_arg(v, largest));
-            })};
-      };
-      op.out = [largest](std::vector<Tensor>& outs, const SampleInput& s) {
-        if (largest) {
-          lz::max_out(outs[0], outs[1], s[0], s.int_arg("dim"), keepdim_of(s));
-        } else {
-          lz::min_out(outs[0], outs[1], s[0], s.int_arg("dim"), keepdim_of(s));
-        }
-      };
-      op.errors = [name] {
-        return std::vector<ErrorInput>{
-            LZT_EXPECT_ERROR(IndexError, error_input({2, 0}, lz::kFloat32, {{"dim", IValue(int64_t{1})}}, "size-0 dim"),
-                             "[" + name + "] dim: cannot reduce over dim 1 of size 0 (shape [2, 0])"),
-            LZT_EXPECT_ERROR(IndexError, error_input({2, 3}, lz::kFloat32, {{"dim", IValue(int64_t{-3})}}, "dim -3"),
-                             "[" + name + "] dim: -3 is out of range for a 2-D tensor")};
-      };
-      t.push_back(std::move(op));
-    }
-    {
-      OpInfo op;
-      op.name = largest ? "amax" : "amin";
-      op.dtypes = all_types();
-      op.samples = [](ScalarType d) { return without_empty_groups(list_samples(d)); };
-      op.op = [largest](const SampleInput& s) {
-        const lz::IntArrayRef d = s.int_list_arg("dim");
-        return std::vector<Tensor>{largest ? lz::amax(s[0], d, keepdim_of(s)) : lz::amin(s[0], d, keepdim_of(s))};
-      };
-      op.reference = [largest](const SampleInput& s) {
-        return std::vector<Expected>{group_reference(s, s[0].dtype(), [largest](const std::vector<double>& v) {
-          return ref_extremum(v, largest);
-        })};
-      };
-      op.out = [largest](std::vector<Tensor>& outs, const SampleInput& s) {
-        if (largest) {
-          lz::amax_out(outs[0], s[0], s.int_list_arg("dim"), keepdim_of(s));
-        } else {
-          lz::amin_out(outs[0], s[0], s.int_list_arg("dim"), keepdim_of(s));
-        }
-      };
-      const std::string opname = op.name;
-      op.errors = [opname] {
-        return std::vector<ErrorInput>{
-            LZT_EXPECT_ERROR(ValueError, error_input({0, 3}, lz::kFloat32, {{"dim", dims({})}}, "empty, all dims"),
-                             "[" + opname + "] self: cannot reduce the empty tensor of shape [0, 3] over all its dims"),
-            LZT_EXPECT_ERROR(IndexError, error_input({0, 3}, lz::kFloat32, {{"dim", dims({1, 0})}}, "a size-0 dim"),
-                             "[" + opname + "] dim: cannot reduce over dim 0 of size 0"),
-            LZT_EXPECT_ERROR(ValueError, error_input({2, 3}, lz::kInt32, {{"dim", dims({0, -2})}}, "repeated dim"),
-                             "[" + opname + "] dim: dim 0 appears multiple times")};
-      };
-      t.push_back(std::move(op));
-    }
-    {
-      OpInfo op;
-      op.name = largest ? "argmax" : "argmin";
-      op.dtypes = numeric_types();
-      op.samples = [](ScalarType d) {
-        // dim given, and dim=None (the flattened tensor) with and without keepdim.
-        std::vector<SampleInput> out = single_dim_samples(d);
-        for (const SampleInput& s : full_samples(d)) {
-          out.push_back(s);
-          out.push_back(with(s, {{"keepdim", IValue(true)}}));
-        }
-        return without_empty_groups(out);
-      };
-      op.op = [largest](const SampleInput& s) {
-        const std::optional<int64_t> d = has_dim(s) ? std::optional<int64_t>(s.int_arg("dim")) : std::nullopt;
-        return std::vector<Tensor>{largest ? lz::argmax(s[0], d, keepdim_of(s)) : lz::argmin(s[0], d, keepdim_of(s))};
-      };
-      op.reference = [largest](const SampleInput& s) {
-        return std::vector<Expected>{group_reference(s, lz::kInt64, [largest](const std::vector<double>& v) {
-          return static_cast<double>(ref_arg(v, largest));
-        })};
-      };
-      op.out = [largest](std::vector<Tensor>& outs, const SampleInput& s) {
-        const std::optional<int64_t> d = has_dim(s) ? std::optional<int64_t>(s.int_arg("dim")) : std::nullopt;
-        if (largest) {
-          lz::argmax_out(outs[0], s[0], d, keepdim_of(s));
-        } else {
-          lz::argmin_out(outs[0], s[0], d, keepdim_of(s));
-        }
-      };
-      const std::string opname = op.name;
-      op.errors = [opname] {
-        return std::vector<ErrorInput>{
-            LZT_EXPECT_ERROR(TypeError, error_input({3}, lz::kBool, {}, "bool"), "[" + opname + "] self: not implemented for dtype bool"),
-            LZT_EXPECT_ERROR(ValueError, error_input({0}, lz::kFloat32, {}, "empty, no dim"),
-                             "[" + opname + "] self: cannot reduce the empty tensor of shape [0] over all its dims"),
-            LZT_EXPECT_ERROR(IndexError, error_input({3, 0}, lz::kFloat32, {{"dim", IValue(int64_t{1})}}, "size-0 dim"),
-                             "[" + opname + "] dim: cannot reduce over dim 1 of size 0"),
-            LZT_EXPECT_ERROR(IndexError, error_input({3}, lz::kInt64, {{"dim", IValue(int64_t{1})}}, "dim 1 of a 1-D tensor"),
-                             "[" + opname + "] dim: 1 is out of range for a 1-D tensor")};
-      };
-      t.push_back(std::move(op));
-    }
   }
 }
 
@@ -836,7 +511,7 @@ void add_cumsum(std::vector<OpInfo>& t) {
 
 void add_reduction_ops(std::vector<OpInfo>& t) {
   add_sum_mean_prod(t);
-  add_max_min(t);
+  add_extremum_ops(t);
   add_var_std(t);
   add_norm(t);
   add_logsumexp(t);

@@ -111,4 +111,11 @@ void add_factory_ops(std::vector<OpInfo>& table);
 void add_linalg_ops(std::vector<OpInfo>& table);
 void add_nn_ops(std::vector<OpInfo>& table);
 
+// Parts of a family kept in their own file, appended by that family's
+// add_<family>_ops() at their place in the table.
+void add_ternary_ops(std::vector<OpInfo>& table);    // entries_ternary.cpp, from add_binary_ops
+void add_extremum_ops(std::vector<OpInfo>& table);   // entries_reduction_extremum.cpp, from add_reduction_ops
+void add_indexing_ops(std::vector<OpInfo>& table);   // entries_indexing.cpp, from add_shape_ops
+void add_view_ops(std::vector<OpInfo>& table);       // entries_views.cpp, from add_shape_ops
+
 }  // namespace lzt
