@@ -190,6 +190,44 @@ LZ_NN_INLINE void row_map(T* dst, const C* src, int64_t n, F f) {
   if (i < n) store_n<T, C>(dst + i, f(load_n<C>(src + i, n - i, C(0)), i), n - i);
 }
 
+// row_map(dst, src, n, f) into a C row that also returns the row_sum of what
+// it wrote (same blocks and order, so the same value), in one pass.
+template <class C, class F>
+LZ_NN_INLINE double row_map_sum(C* dst, const C* src, int64_t n, F f) {
+  constexpr int64_t W = kWidth<C>;
+  static_assert(kSumBlock % W == 0, "blocks hold whole vectors");
+  double total = 0;
+  for (int64_t b = 0; b < n; b += kSumBlock) {
+    const int64_t e = b + kSumBlock < n ? b + kSumBlock : n;
+    Vec<C> acc = splat(C(0));
+    int64_t i = b;
+    for (; i + W <= e; i += W) {
+      const Vec<C> v = f(load(src + i), i);
+      store(dst + i, v);
+      acc += v;
+    }
+    if (i < e) {
+      const Vec<C> v = f(load_n<C>(src + i, e - i, C(0)), i);
+      store_n<C, C>(dst + i, v, e - i);
+      acc += lane_index<C>() < static_cast<Lane<C>>(e - i) ? v : splat(C(0));
+    }
+    C block = 0;
+    for (int64_t j = 0; j < W; ++j) block += acc[j];
+    total += static_cast<double>(block);
+  }
+  return total;
+}
+
+// Row kernels read a row from memory once and then work on it in cache; a
+// loop over the cached row calls this with its element index so that the
+// next row (nullptr: none) is fetched meanwhile, one cache line per vector,
+// instead of memory idling while the row computes (softmax 43% -> 65% of
+// the adjacent copy in bench_eager).
+template <class T>
+LZ_NN_INLINE void prefetch_next_row(const T* next, int64_t i) {
+  if (next != nullptr) __builtin_prefetch(next + i);
+}
+
 // A scratch row of n values at a 64-byte aligned address.
 template <class C>
 class RowBuffer {

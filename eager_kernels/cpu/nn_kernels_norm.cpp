@@ -50,7 +50,7 @@ std::vector<CT> param_values(const std::optional<Tensor>& p, int64_t n, CT fill)
 // mean itself (x0 + dm) is never rounded to the computation type.
 template <bool kLayer, class T>
 LZ_CPU_CLONES void norm_row(const T* in, T* out, int64_t n, const C<T>* w, const C<T>* b,
-                            C<T>* xbuf, C<T>* ybuf, double eps, bool streaming) {
+                            C<T>* xbuf, C<T>* ybuf, double eps, bool streaming, const T* next) {
   using CT = C<T>;
   using V = nn::Vec<CT>;
   const CT* x;
@@ -76,11 +76,17 @@ LZ_CPU_CLONES void norm_row(const T* in, T* out, int64_t n, const C<T>* w, const
                          return d * d;
                        }) / static_cast<double>(n);
     const CT rstd = static_cast<CT>(1.0 / std::sqrt(var + eps));
-    nn::row_map(dst, x, n, [&](V v, int64_t i) LZ_NN_LAMBDA { return ((v - x0) - dm) * rstd * param(w, i) + param(b, i); });
+    nn::row_map(dst, x, n, [&](V v, int64_t i) LZ_NN_LAMBDA {
+      nn::prefetch_next_row(next, i);
+      return ((v - x0) - dm) * rstd * param(w, i) + param(b, i);
+    });
   } else {
     const double ms = nn::row_sum(x, n, [](V v) LZ_NN_LAMBDA { return v * v; }) / static_cast<double>(n);
     const CT rstd = static_cast<CT>(1.0 / std::sqrt(ms + eps));
-    nn::row_map(dst, x, n, [&](V v, int64_t i) LZ_NN_LAMBDA { return v * rstd * param(w, i); });
+    nn::row_map(dst, x, n, [&](V v, int64_t i) LZ_NN_LAMBDA {
+      nn::prefetch_next_row(next, i);
+      return v * rstd * param(w, i);
+    });
   }
   if constexpr (std::is_same_v<T, CT>) {
     if (streaming) streaming_copy(out, ybuf, static_cast<size_t>(n) * sizeof(T));
@@ -109,8 +115,9 @@ void norm_kernel(const Tensor& out, const Tensor& input, int64_t rows, int64_t n
       parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
         nn::RowBuffer<CT> xbuf(std::is_same_v<T, CT> ? 0 : n), ybuf(n);
         for (int64_t r = begin; r < end; ++r) {
+          const T* next = r + 1 < end ? in + (r + 1) * n : nullptr;
           norm_row<kLayer, T>(in + r * n, o + r * n, n, w.data(), b.data(), xbuf.data(),
-                              ybuf.data(), eps, streaming);
+                              ybuf.data(), eps, streaming, next);
         }
         if (streaming) streaming_store_fence();
       });

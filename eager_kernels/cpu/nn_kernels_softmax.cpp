@@ -45,20 +45,10 @@ LZ_CPU_CLONES void softmax_row(const T* in, T* out, int64_t n, C<T>* xbuf, C<T>*
     x = xbuf;
   }
   const CT m = nn::row_max(x, n);
-  // While the row is exponentiated in cache, the next row (if any) is
-  // fetched from memory, one cache line per vector of this row, so memory
-  // does not idle while a row computes (softmax 43% -> 65% of the copy).
-  if (next != nullptr) {
-    const char* pf = reinterpret_cast<const char*>(next);
-    const int64_t stride = 64 * static_cast<int64_t>(sizeof(T)) / static_cast<int64_t>(sizeof(CT));
-    nn::row_map(ebuf, x, n, [m, pf, stride](V v, int64_t i) LZ_NN_LAMBDA {
-      __builtin_prefetch(pf + i * stride / nn::kWidth<CT>);
-      return nn::exp(v - m);
-    });
-  } else {
-    nn::row_map(ebuf, x, n, [m](V v, int64_t) LZ_NN_LAMBDA { return nn::exp(v - m); });
-  }
-  const CT sum = static_cast<CT>(nn::row_sum(ebuf, n, [](V v) LZ_NN_LAMBDA { return v; }));
+  const CT sum = static_cast<CT>(nn::row_map_sum(ebuf, x, n, [m, next](V v, int64_t i) LZ_NN_LAMBDA {
+    nn::prefetch_next_row(next, i);
+    return nn::exp(v - m);
+  }));
   // The result goes to ebuf (streamed out afterwards) or straight to out.
   T* dst = streaming ? reinterpret_cast<T*>(ebuf) : out;
   if constexpr (!kLog) {

@@ -104,6 +104,8 @@ void abs_impl(const Tensor& out, const Tensor& self) {
   unary_kernel(out, self, [](auto x) {
     if constexpr (std::is_floating_point_v<decltype(x)>) {
       return std::fabs(x);
+    } else if constexpr (std::is_same_v<decltype(x), bool>) {
+      return x;
     } else {
       return x < 0 ? -x : x;
     }
