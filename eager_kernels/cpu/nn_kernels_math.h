@@ -253,4 +253,16 @@ LZ_NN_INLINE void convert_row(To* dst, const From* src, int64_t n) {
   for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<To>(static_cast<opmath_t<From>>(src[i]));
 }
 
+// The row `in` as values of the computation type C: `in` itself when T is
+// C, else converted into `buf` (n values).
+template <class C, class T>
+LZ_NN_INLINE const C* compute_row(const T* in, int64_t n, C* buf) {
+  if constexpr (std::is_same_v<T, C>) {
+    return in;
+  } else {
+    convert_row(buf, in, n);
+    return buf;
+  }
+}
+
 }  // namespace lz::cpu::nn

@@ -53,13 +53,7 @@ LZ_CPU_CLONES void norm_row(const T* in, T* out, int64_t n, const C<T>* w, const
                             C<T>* xbuf, C<T>* ybuf, double eps, bool streaming, const T* next) {
   using CT = C<T>;
   using V = nn::Vec<CT>;
-  const CT* x;
-  if constexpr (std::is_same_v<T, CT>) {
-    x = in;
-  } else {
-    nn::convert_row(xbuf, in, n);
-    x = xbuf;
-  }
+  const CT* x = nn::compute_row(in, n, xbuf);
   T* dst = streaming ? reinterpret_cast<T*>(ybuf) : out;
   constexpr int64_t W = nn::kWidth<CT>;
   // w and b padded with the tail of their row: read whole vectors only

@@ -37,13 +37,7 @@ LZ_CPU_CLONES void softmax_row(const T* in, T* out, int64_t n, C<T>* xbuf, C<T>*
                                bool streaming, const T* next) {
   using CT = C<T>;
   using V = nn::Vec<CT>;
-  const CT* x;
-  if constexpr (std::is_same_v<T, CT>) {
-    x = in;
-  } else {
-    nn::convert_row(xbuf, in, n);
-    x = xbuf;
-  }
+  const CT* x = nn::compute_row(in, n, xbuf);
   const CT m = nn::row_max(x, n);
   const CT sum = static_cast<CT>(nn::row_map_sum(ebuf, x, n, [m, next](V v, int64_t i) LZ_NN_LAMBDA {
     nn::prefetch_next_row(next, i);
