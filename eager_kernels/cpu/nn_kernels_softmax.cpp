@@ -3,8 +3,8 @@
 // parallel, each in three vectorised passes over the cache-resident row
 // (max; exp into a buffer and its sum; the scaled result), so the input is
 // read from memory once and the output, when large, is written with
-// streaming stores. inner > 1: blocks of one vector of columns are
-// processed together (max, sum of exp, result). Rows and columns go through
+// streaming stores. inner > 1: chunks of adjacent columns are processed
+// together, row piece by row piece (max, sum of exp, result). Rows and columns go through
 // the vector code of nn_kernels_math.h whole, so results do not depend on
 // the thread count or on where a row lies in memory.
 #include <algorithm>
@@ -73,27 +73,49 @@ void softmax_rows(const T* in, T* out, int64_t rows, int64_t n) {
   });
 }
 
-// [outer, n, inner] with inner > 1: per (outer, block of one vector of
-// columns), three passes down the n rows (max, sum of exp, result).
+// [outer, n, inner] with inner > 1: a chunk of up to kColumnChunk adjacent
+// columns goes down the n rows three times (max, sum of exp, result), each
+// pass reading contiguous pieces of the rows while the chunk's column
+// maxima, sums and factors stay in cache. (One vector of columns at a time
+// read a cache line per row at a stride of a whole row and measured 8% of
+// the adjacent copy for softmax(x, 0) of a [4096, 4096] matrix.) Every
+// column goes through the same vector code in row order, so results do not
+// depend on the chunking or the thread count.
+inline constexpr int64_t kColumnChunk = 1024;
+
 template <bool kLog, class T>
-LZ_CPU_CLONES void softmax_columns_block(const T* in, T* out, int64_t n, int64_t inner, int64_t w) {
+LZ_CPU_CLONES void softmax_columns_chunk(const T* in, T* out, int64_t n, int64_t inner, int64_t w,
+                                         C<T>* mx, C<T>* k) {
   using CT = C<T>;
   using V = nn::Vec<CT>;
-  V mx = nn::splat(-std::numeric_limits<CT>::infinity()), acc = nn::splat(CT(0));
-  for (int64_t l = 0; l < n; ++l) mx = nn::vmax<CT>(nn::load_n<CT>(in + l * inner, w, CT(0)), mx);
-  for (int64_t l = 0; l < n; ++l) acc += nn::exp(nn::load_n<CT>(in + l * inner, w, CT(0)) - mx);
-  V k;
-  if constexpr (kLog) {
-    for (int64_t j = 0; j < nn::kWidth<CT>; ++j) k[j] = std::log(acc[j]);
-  } else {
-    k = CT(1) / acc;
+  constexpr int64_t W = nn::kWidth<CT>;
+  for (int64_t j = 0; j < w; j += W) {
+    nn::store(mx + j, nn::splat(-std::numeric_limits<CT>::infinity()));
+    nn::store(k + j, nn::splat(CT(0)));
   }
+  auto load = [&](int64_t l, int64_t j) LZ_NN_LAMBDA {
+    return nn::load_n<CT>(in + l * inner + j, std::min(W, w - j), CT(0));
+  };
   for (int64_t l = 0; l < n; ++l) {
-    const V d = nn::load_n<CT>(in + l * inner, w, CT(0)) - mx;
-    if constexpr (kLog) {
-      nn::store_n<T, CT>(out + l * inner, d - k, w);
-    } else {
-      nn::store_n<T, CT>(out + l * inner, nn::exp(d) * k, w);
+    for (int64_t j = 0; j < w; j += W) nn::store(mx + j, nn::vmax<CT>(load(l, j), nn::load(mx + j)));
+  }
+  // k accumulates the sums of exp, then becomes log(sum) or 1 / sum.
+  for (int64_t l = 0; l < n; ++l) {
+    for (int64_t j = 0; j < w; j += W) {
+      nn::store(k + j, nn::load(k + j) + nn::exp(load(l, j) - nn::load(mx + j)));
+    }
+  }
+  for (int64_t j = 0; j < w; ++j) k[j] = kLog ? std::log(k[j]) : CT(1) / k[j];
+  for (int64_t l = 0; l < n; ++l) {
+    for (int64_t j = 0; j < w; j += W) {
+      const V d = load(l, j) - nn::load(mx + j);
+      V r;
+      if constexpr (kLog) {
+        r = d - nn::load(k + j);
+      } else {
+        r = nn::exp(d) * nn::load(k + j);
+      }
+      nn::store_n<T, CT>(out + l * inner + j, r, std::min(W, w - j));
     }
   }
 }
@@ -101,15 +123,21 @@ LZ_CPU_CLONES void softmax_columns_block(const T* in, T* out, int64_t n, int64_t
 template <bool kLog, class T>
 void softmax_columns(const T* in, T* out, int64_t outer, int64_t n, int64_t inner) {
   constexpr int64_t W = nn::kWidth<C<T>>;
-  const int64_t blocks = (inner + W - 1) / W;
-  const int64_t tasks = outer * blocks;
-  const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, n * W));
-  parallel_for(0, tasks, grain, [&](int64_t begin, int64_t end) {
+  auto round_up = [](int64_t x) { return (x + W - 1) / W * W; };
+  // Chunks of whole vectors; smaller ones when there would be fewer tasks
+  // than two per thread.
+  int64_t chunk = std::min(round_up(inner), kColumnChunk);
+  const int64_t threads = get_num_threads();
+  while (chunk > W && outer * ((inner + chunk - 1) / chunk) < 2 * threads) chunk = round_up(chunk / 2);
+  const int64_t chunks = (inner + chunk - 1) / chunk;
+  const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, n * chunk));
+  parallel_for(0, outer * chunks, grain, [&](int64_t begin, int64_t end) {
+    nn::RowBuffer<C<T>> mx(chunk), k(chunk);
     for (int64_t t = begin; t < end; ++t) {
-      const int64_t o = t / blocks, j0 = (t % blocks) * W;
-      const int64_t w = std::min(W, inner - j0);
+      const int64_t o = t / chunks, j0 = (t % chunks) * chunk;
       const int64_t offset = o * n * inner + j0;
-      softmax_columns_block<kLog, T>(in + offset, out + offset, n, inner, w);
+      softmax_columns_chunk<kLog, T>(in + offset, out + offset, n, inner,
+                                     std::min(chunk, inner - j0), mx.data(), k.data());
     }
   });
 }
