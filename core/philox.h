@@ -11,9 +11,13 @@ namespace lz {
 
 using PhiloxBlock = std::array<uint32_t, 4>;
 
+// The round multipliers and key increments of Philox4x32.
+inline constexpr uint32_t kPhiloxMul0 = 0xD2511F53u, kPhiloxMul1 = 0xCD9E8D57u;
+inline constexpr uint32_t kPhiloxWeyl0 = 0x9E3779B9u, kPhiloxWeyl1 = 0xBB67AE85u;
+
 constexpr PhiloxBlock philox4x32_10(uint64_t key, uint64_t counter) {
-  constexpr uint32_t kMul0 = 0xD2511F53u, kMul1 = 0xCD9E8D57u;
-  constexpr uint32_t kWeyl0 = 0x9E3779B9u, kWeyl1 = 0xBB67AE85u;
+  constexpr uint32_t kMul0 = kPhiloxMul0, kMul1 = kPhiloxMul1;
+  constexpr uint32_t kWeyl0 = kPhiloxWeyl0, kWeyl1 = kPhiloxWeyl1;
   PhiloxBlock c = {static_cast<uint32_t>(counter), static_cast<uint32_t>(counter >> 32), 0u, 0u};
   uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
   for (int round = 0; round < 10; ++round) {

@@ -7,6 +7,7 @@
 #include "core/philox.h"
 #include "eager_kernels/cpu/copy_kernels.h"
 #include "eager_kernels/cpu/dispatch_types.h"
+#include "eager_kernels/cpu/philox_blocks.h"
 #include "eager_kernels/cpu/tensor_iterator.h"
 
 namespace lz::cpu {
@@ -37,10 +38,14 @@ void fill_random(const Tensor& out, std::optional<Generator> generator, int per_
   const uint64_t blocks = static_cast<uint64_t>((n + per_block - 1) / per_block);
   const GeneratorImpl::Range range = gen.impl()->reserve(blocks);
   T* data = out.data_ptr<T>();
-  for (int64_t i = 0; i < n; i += per_block) {
-    const PhiloxBlock block = philox4x32_10(range.key, range.first_block + static_cast<uint64_t>(i / per_block));
-    for (int lane = 0; lane < per_block && i + lane < n; ++lane) data[i + lane] = sample(block, lane);
-  }
+  for_each_philox_batch(range, static_cast<int64_t>(blocks), [&](int64_t b, int64_t count, const uint32_t* words) {
+    for (int64_t j = 0; j < count; ++j) {
+      const uint32_t* w = words + 4 * j;
+      const PhiloxBlock block = {w[0], w[1], w[2], w[3]};
+      const int64_t i = (b + j) * per_block;
+      for (int lane = 0; lane < per_block && i + lane < n; ++lane) data[i + lane] = sample(block, lane);
+    }
+  });
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Factories: empty/zeros/ones/full, arange, randn/rand, the *_like family,
 // scalar_tensor, lz::tensor / from_vector / from_blob.
+#include "core/philox.h"
 #include "test_util.h"
 
 #include <algorithm>
@@ -199,6 +200,33 @@ TEST_CASE("randn and rand are reproducible per seed", "[eager][factories][random
     CHECK(draw(lz::make_generator(1), {5}).numel() == 5);
     CHECK(draw(lz::make_generator(1), {0, 3}).numel() == 0);
     CHECK(draw(lz::make_generator(1), {}).dim() == 0);
+  }
+}
+
+// rand, randn and dropout compute Philox blocks in batches, in parallel:
+// element i must still come from block i / 4 (float32) of the stream,
+// whatever the thread count, at batch and chunk edges too.
+TEST_CASE("random kernels draw block i / 4 for element i at any thread count", "[eager][factories][random]") {
+  const int saved = lz::get_num_threads();
+  const int64_t n = 4 * 4096 * 3 + 7;  // several parallel chunks, a partial block
+  std::vector<Tensor> by_threads;
+  for (int threads : {1, 2}) {
+    lz::set_num_threads(threads);
+    by_threads.push_back(lz::rand({n}, lz::make_generator(11)));
+    by_threads.push_back(lz::randn({n}, lz::make_generator(12)));
+    lz::manual_seed(13);
+    by_threads.push_back(lz::dropout(lz::ones({n}), 0.5, true));
+  }
+  lz::set_num_threads(saved);
+  for (size_t i = 0; i < 3; ++i) {
+    INFO("result " << i);
+    CHECK(lzt::same_values(by_threads[i], by_threads[i + 3]) == "");
+  }
+  const float* u = by_threads[0].data_ptr<float>();
+  for (int64_t i : {int64_t{0}, int64_t{63}, int64_t{64}, int64_t{16383}, int64_t{16384}, n - 1}) {
+    INFO("element " << i);
+    const lz::PhiloxBlock block = lz::philox4x32_10(11, static_cast<uint64_t>(i / 4));
+    CHECK(u[i] == lz::uint32_to_unit_float(block[static_cast<size_t>(i % 4)]));
   }
 }
 
