@@ -112,8 +112,11 @@ void copy_same_dtype(const Tensor& dst, const Tensor& src) {
 
 namespace {
 
-// Contiguous inputs and output whose rows are made of small pieces: one
-// pass per output row, each piece copied by a short typed loop.
+// Contiguous inputs and output whose rows are made of small pieces (stack
+// along the last dim interleaves its inputs): tiles of output rows that fit
+// in L1, each filled input by input with a strided loop over the tile's rows.
+// (One row at a time, every row walking the list of pieces, measured 19% of
+// the adjacent copy for stacking two 8M-element vectors.)
 void cat_small_pieces(const Tensor& out, const std::vector<Tensor>& inputs, int64_t outer) {
   std::vector<const char*> src;
   std::vector<int64_t> len;  // elements per row of each input
@@ -123,17 +126,25 @@ void cat_small_pieces(const Tensor& out, const std::vector<Tensor>& inputs, int6
     len.push_back(t.numel() / outer);
   }
   const int64_t row = out.numel() / outer;
+  const int64_t tile = std::max<int64_t>(1, 16384 / (row * static_cast<int64_t>(out.itemsize())));
   visit_itemsize(out.itemsize(), [&](auto* tag) {
     using U = std::remove_pointer_t<decltype(tag)>;
     U* dst = static_cast<U*>(out.data_ptr());
     const int64_t grain = std::max<int64_t>(1, TensorIterator::kGrainSize / row);
     parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
-      for (int64_t o = b; o < e; ++o) {
-        U* to = dst + o * row;
+      for (int64_t o0 = b; o0 < e; o0 += tile) {
+        const int64_t rows = std::min(tile, e - o0);
+        U* to = dst + o0 * row;
         for (size_t i = 0; i < src.size(); ++i) {
           const int64_t n = len[i];
-          const U* from = reinterpret_cast<const U*>(src[i]) + o * n;
-          for (int64_t k = 0; k < n; ++k) to[k] = from[k];
+          const U* from = reinterpret_cast<const U*>(src[i]) + o0 * n;
+          if (n == 1) {
+            for (int64_t o = 0; o < rows; ++o) to[o * row] = from[o];
+          } else {
+            for (int64_t o = 0; o < rows; ++o) {
+              for (int64_t k = 0; k < n; ++k) to[o * row + k] = from[o * n + k];
+            }
+          }
           to += n;
         }
       }
