@@ -179,16 +179,29 @@ struct Cast {
   }
 };
 
+// Integer sums and products wrap around, as PyTorch's do: computed in the
+// unsigned type, since signed overflow is undefined behaviour (UBSan caught
+// prod of int64 values).
+template <class A, bool = std::is_integral_v<A> && std::is_signed_v<A>>
+struct WrappingOf {
+  using type = A;
+};
+template <class A>
+struct WrappingOf<A, true> {
+  using type = std::make_unsigned_t<A>;
+};
+template <class A>
+using Wrapping = typename WrappingOf<A>::type;
 struct Add {
   template <class A>
   A operator()(A a, A b) const {
-    return a + b;
+    return static_cast<A>(static_cast<Wrapping<A>>(a) + static_cast<Wrapping<A>>(b));
   }
 };
 struct Mul {
   template <class A>
   A operator()(A a, A b) const {
-    return a * b;
+    return static_cast<A>(static_cast<Wrapping<A>>(a) * static_cast<Wrapping<A>>(b));
   }
 };
 // Maximum / minimum that propagate NaN (a NaN in either operand wins).
