@@ -98,4 +98,10 @@ Tensor to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optiona
   return copy_(out, self, non_blocking);
 }
 
+Tensor contiguous_as(const Tensor& t, ScalarType dtype) {
+  if (t.dtype() == dtype && t.is_contiguous()) return t;
+  Tensor c = empty_tensor(t.sizes(), dtype, t.device());
+  return copy_(c, t, /*non_blocking=*/false);
+}
+
 }  // namespace lz::cpu

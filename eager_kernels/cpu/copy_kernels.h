@@ -11,6 +11,9 @@ namespace lz::cpu {
 // partially overlaps self is copied out first.
 Tensor copy_(const Tensor& self, const Tensor& src, bool non_blocking);
 Tensor fill_(const Tensor& self, const Scalar& value);
+// t itself when it is contiguous and of `dtype`, else a contiguous copy
+// converted to `dtype` (for kernels that read dense rows).
+Tensor contiguous_as(const Tensor& t, ScalarType dtype);
 // New memory with self's dense stride order when it has one (preserve_format),
 // else contiguous; then a copy.
 Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format);

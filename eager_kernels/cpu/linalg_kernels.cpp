@@ -65,8 +65,6 @@ Tensor contiguous_copy(const Tensor& t) {
   return copy_(c, t, /*non_blocking=*/false);
 }
 
-// `t` itself when it is contiguous, else a contiguous copy.
-Tensor contiguous_of(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
 
 // ---- OpenBLAS ------------------------------------------------------------------
 
@@ -245,7 +243,7 @@ void matmul_into(const Tensor& out, const Tensor* input, const Tensor& a, const 
     visit_dtype(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-        int_matmul<T>(target, contiguous_of(a), contiguous_of(b),
+        int_matmul<T>(target, contiguous_as(a, a.dtype()), contiguous_as(b, b.dtype()),
                       static_cast<uint64_t>(alpha.to_long()),
                       use_input ? static_cast<uint64_t>(beta.to_long()) : 0, use_input);
       } else {

@@ -25,12 +25,6 @@ namespace {
 template <class T>
 using C = opmath_t<T>;
 
-Tensor contiguous_as(const Tensor& t, ScalarType dtype) {
-  if (t.dtype() == dtype && t.is_contiguous()) return t;
-  Tensor c = empty_tensor(t.sizes(), dtype, t.device());
-  return copy_(c, t, /*non_blocking=*/false);
-}
-
 // n values of an optional parameter in the computation type, `fill` when absent.
 template <class CT>
 std::vector<CT> param_values(const std::optional<Tensor>& p, int64_t n, CT fill) {

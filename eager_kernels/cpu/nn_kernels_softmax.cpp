@@ -142,13 +142,6 @@ void softmax_columns(const T* in, T* out, int64_t outer, int64_t n, int64_t inne
   });
 }
 
-// A contiguous tensor with t's values in `dtype` (t itself when it already is one).
-Tensor contiguous_as(const Tensor& t, ScalarType dtype) {
-  if (t.dtype() == dtype && t.is_contiguous()) return t;
-  Tensor c = empty_tensor(t.sizes(), dtype, t.device());
-  return copy_(c, t, /*non_blocking=*/false);
-}
-
 template <bool kLog>
 void softmax_kernel(const Tensor& out, const Tensor& self, int64_t dim) {
   if (out.numel() == 0) return;
