@@ -9,8 +9,10 @@ install(TARGETS lazuli EXPORT lazuliTargets
 # Headers keep their module folders under include/lazuli/ so their
 # "core/..." includes resolve against include/lazuli.
 install(FILES include/lazuli/lazuli.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lazuli)
-install(DIRECTORY core/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lazuli/core
-  FILES_MATCHING PATTERN "*.h")
+foreach(module core ir lazy)
+  install(DIRECTORY ${module}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lazuli/${module}
+    FILES_MATCHING PATTERN "*.h")
+endforeach()
 
 set(LZ_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/lazuli)
 install(EXPORT lazuliTargets NAMESPACE lazuli:: DESTINATION ${LZ_CMAKE_DIR})

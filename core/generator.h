@@ -1,6 +1,10 @@
-// Random number generators. A Generator is a seed plus a position in its
-// Philox stream; random operators reserve a range of the stream and compute
-// their numbers from it, so results depend only on the seed and call order.
+// Random number generators. A Generator is a seed plus a count of the
+// random-operator calls it has served. Every call of a random operator takes
+// exactly one call slot, whatever its size: slot k owns the Philox stream
+// keyed by stream_key(seed, k), starting at block 0. So results depend only on
+// the seed and the order of calls, and a lazy trace can set a call's slot
+// aside at record time (snapshot_and_advance) without knowing how many
+// numbers the kernel will draw when it finally runs.
 #pragma once
 
 #include <cstdint>
@@ -17,13 +21,18 @@ class GeneratorImpl final : public RefCounted {
   uint64_t seed() const;
   // Restarts the stream from `seed`.
   void set_seed(uint64_t seed);
-  // Reserves `blocks` consecutive Philox blocks of the current stream.
+  // Takes the next call slot: `blocks` Philox blocks of its own stream.
   struct Range {
-    uint64_t key;          // the seed the blocks belong to
-    uint64_t first_block;  // index of the first reserved block
+    uint64_t key;          // the Philox key of the slot's stream
+    uint64_t first_block;  // index of the first reserved block (always 0)
   };
   Range reserve(uint64_t blocks);
+  // Call slots taken since the last seeding.
   uint64_t offset() const;
+  // A new generator that will serve this one's next call slot, while this
+  // one skips past it: the random op recorded now and run later draws
+  // exactly what it would have drawn eagerly.
+  intrusive_ptr<GeneratorImpl> snapshot_and_advance();
 
  private:
   mutable std::mutex mutex_;
@@ -45,8 +54,26 @@ class Generator {
   intrusive_ptr<GeneratorImpl> impl_;
 };
 
-// The process-wide CPU generator used when a random op gets no generator.
+// The Philox key of call slot `call` of a generator seeded with `seed`.
+uint64_t stream_key(uint64_t seed, uint64_t call);
+
+// The process-wide CPU generator used when a random op gets no generator
+// (or, on this thread, the one a DefaultGeneratorGuard installed).
 Generator default_generator();
+
+// Makes default_generator() return `g` on this thread while alive (a lazy
+// executor replays a recorded random op with the slot set aside for it).
+class DefaultGeneratorGuard {
+ public:
+  explicit DefaultGeneratorGuard(Generator g);
+  ~DefaultGeneratorGuard();
+  DefaultGeneratorGuard(const DefaultGeneratorGuard&) = delete;
+  DefaultGeneratorGuard& operator=(const DefaultGeneratorGuard&) = delete;
+
+ private:
+  GeneratorImpl* previous_;
+  Generator installed_;
+};
 // Seeds the default generator (torch::manual_seed).
 void manual_seed(uint64_t seed);
 // A new independent generator (at::make_generator<CPUGeneratorImpl>(seed)).

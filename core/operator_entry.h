@@ -12,6 +12,7 @@
 #include "core/function_schema.h"
 #include "core/kernel_function.h"
 #include "core/op_tags.h"
+#include "core/stable_hash.h"
 #include "core/tensor_meta.h"
 
 namespace lz {
@@ -33,10 +34,12 @@ struct BoxedMeta {
 enum class KernelOrigin : uint8_t { Explicit, Generated };
 
 struct OperatorEntry {
-  explicit OperatorEntry(FunctionSchema s) : schema(std::move(s)), name(schema.full_name()) {}
+  explicit OperatorEntry(FunctionSchema s)
+      : schema(std::move(s)), name(schema.full_name()), name_hash(stable_hash(name)) {}
 
   FunctionSchema schema;
   std::string name;
+  uint64_t name_hash;  // stable_hash(name): graph hashing reads it per node
   TagSet tags;
   BoxedMeta meta;
   bool registered = true;  // false once deregistered (handles stay valid)

@@ -11,6 +11,13 @@ using OptDevice = std::optional<Device>;
 using OptBool = std::optional<bool>;
 using OptFormat = std::optional<MemoryFormat>;
 
+Tensor as_strided_scatter(const Tensor& self, const Tensor& src, IntArrayRef size, IntArrayRef stride,
+                          std::optional<int64_t> storage_offset) {
+  return LZ_OP("as_strided_scatter",
+               Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, std::optional<int64_t>))
+      .call(self, src, size, stride, storage_offset);
+}
+
 Tensor clone(const Tensor& self, OptFormat memory_format) {
   return LZ_OP("clone", Tensor(const Tensor&, OptFormat)).call(self, memory_format);
 }

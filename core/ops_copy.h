@@ -13,5 +13,9 @@ Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format = std
 // Always a new tensor, converted to the given dtype/device.
 Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt,
                 std::optional<Device> device = std::nullopt, bool non_blocking = false);
+// A contiguous copy of self whose elements at as_strided(size, stride,
+// storage_offset) are replaced by src's (torch.as_strided_scatter).
+Tensor as_strided_scatter(const Tensor& self, const Tensor& src, IntArrayRef size, IntArrayRef stride,
+                          std::optional<int64_t> storage_offset = std::nullopt);
 
 }  // namespace lz

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/lazy_hooks.h"
 #include "core/empty_tensor.h"
 #include "core/ops_copy.h"
 #include "core/tensor.h"
@@ -184,6 +185,11 @@ std::string sizes_tuple(IntArrayRef sizes) {
 
 std::string Tensor::to_string() const {
   if (!defined()) return "tensor(undefined)";
+  if (is_lazy()) {
+    const LazyHooks& hooks = lazy_hooks();
+    LZ_CHECK(hooks.to_eager != nullptr, NotImplementedError, "[print] the lazy layer is not part of this build");
+    return hooks.to_eager(*this, SyncCause::Print).to_string();
+  }
   Tensor cpu = is_cpu() ? *this : _to_copy(*this, std::nullopt, Device(DeviceType::CPU));
   std::vector<std::string> suffixes;
   const std::string prefix = "tensor(";

@@ -56,7 +56,16 @@ class Tensor {
   // In-place modifications seen by this tensor and its views so far.
   uint64_t _version() const { return impl()->version_counter().current(); }
 
-  // ---- Data access (eager CPU tensors) -------------------------------------
+  // ---- Lazy mode -----------------------------------------------------------
+  // A lazy tensor whose value is this tensor's (no copy): operators on it are
+  // recorded, not run, until a value is needed. Self when already lazy.
+  Tensor to_lazy() const;
+  // The value of a lazy tensor as an eager tensor (runs pending work once;
+  // later calls return the stored value). Self when already eager.
+  Tensor to_eager() const;
+  bool is_lazy() const { return defined() && key_set().has(DispatchKey::Lazy); }
+
+  // ---- Data access (eager CPU tensors; a lazy tensor is materialised) ------
   void* data_ptr() const;
   // TypeError if T is not this tensor's element type.
   template <class T>

@@ -1,6 +1,7 @@
 // Tensor methods for data access, copies, conversions and views: thin
 // forwards to the free functions (and through them to the dispatcher).
 #include "core/empty_tensor.h"
+#include "core/lazy_hooks.h"
 #include "core/op_call.h"
 #include "core/ops_copy.h"
 #include "core/ops_views.h"
@@ -8,9 +9,30 @@
 
 namespace lz {
 
+namespace {
+const LazyHooks& checked_lazy_hooks(const char* op) {
+  const LazyHooks& hooks = lazy_hooks();
+  LZ_CHECK(hooks.to_lazy != nullptr, NotImplementedError, "[", op,
+           "] the lazy layer is not part of this build");
+  return hooks;
+}
+}  // namespace
+
+Tensor Tensor::to_lazy() const {
+  LZ_CHECK(defined(), ValueError, "[to_lazy] self: the tensor is undefined");
+  if (is_lazy()) return *this;
+  return checked_lazy_hooks("to_lazy").to_lazy(*this);
+}
+
+Tensor Tensor::to_eager() const {
+  LZ_CHECK(defined(), ValueError, "[to_eager] self: the tensor is undefined");
+  if (!is_lazy()) return *this;
+  return checked_lazy_hooks("to_eager").to_eager(*this, SyncCause::ToEager);
+}
+
 void* Tensor::data_ptr() const {
-  LZ_CHECK(impl()->has_storage(), ValueError,
-           "[data_ptr] this tensor has no storage (a lazy tensor: call to_eager() first)");
+  if (is_lazy()) return checked_lazy_hooks("data_ptr").to_eager(*this, SyncCause::DataAccess).data_ptr();
+  LZ_CHECK(impl()->has_storage(), ValueError, "[data_ptr] this tensor has no storage");
   return impl()->data();
 }
 

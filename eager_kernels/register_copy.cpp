@@ -2,6 +2,7 @@
 #include "core/op_call.h"
 #include "core/op_registration.h"
 #include "core/ops_copy.h"
+#include "core/ops_views.h"
 #include "eager_kernels/cpu/compare_kernels.h"
 #include "eager_kernels/cpu/copy_kernels.h"
 #include "eager_kernels/meta/copy_meta.h"
@@ -38,6 +39,14 @@ Scalar item_composite(const Tensor& self) {
   return LZ_OP("_local_scalar_dense", Scalar(const Tensor&)).call(self);
 }
 
+Tensor as_strided_scatter_kernel(const Tensor& self, const Tensor& src, IntArrayRef size,
+                                  IntArrayRef stride, std::optional<int64_t> storage_offset) {
+  meta::as_strided_scatter(self, src, size, stride, storage_offset);
+  Tensor out = clone(self, MemoryFormat::Contiguous);
+  as_strided(out, size, stride, storage_offset.value_or(0)).copy_(src);
+  return out;
+}
+
 }  // namespace
 
 LZ_LIBRARY(copy_ops) {
@@ -64,6 +73,10 @@ LZ_LIBRARY(copy_ops) {
           "Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, "
           "MemoryFormat? memory_format=None) -> Tensor(a)")
       .composite(&to_dtype_layout_composite);
+  lib.def("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, "
+          "SymInt? storage_offset=None) -> Tensor")
+      .meta(&meta::as_strided_scatter)
+      .kernel(DispatchKey::CPU, &as_strided_scatter_kernel);
   lib.def("_local_scalar_dense(Tensor self) -> Scalar")
       .tags(Tag::NonTensorResult)
       .kernel(DispatchKey::CPU, &cpu::local_scalar_dense);

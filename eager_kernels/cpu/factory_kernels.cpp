@@ -33,10 +33,11 @@ float largest_below_one() {
 template <class T, class Sample>
 void fill_random(const Tensor& out, std::optional<Generator> generator, int per_block, Sample sample) {
   const int64_t n = out.numel();
-  if (n == 0) return;
   Generator gen = generator ? *generator : default_generator();
   const uint64_t blocks = static_cast<uint64_t>((n + per_block - 1) / per_block);
+  // Every call takes its slot, even an empty one (see core/generator.h).
   const GeneratorImpl::Range range = gen.impl()->reserve(blocks);
+  if (n == 0) return;
   T* data = out.data_ptr<T>();
   for_each_philox_batch(range, static_cast<int64_t>(blocks), [&](int64_t b, int64_t count, const uint32_t* words) {
     for (int64_t j = 0; j < count; ++j) {

@@ -44,6 +44,10 @@ std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::op
   Tensor output = empty_tensor(m[0]);
   Tensor mask = empty_tensor(m[1]);
   const int64_t n = input.numel();
+  const uint64_t blocks = static_cast<uint64_t>((n + 3) / 4);
+  // Every call takes its generator slot, even one that draws nothing (see
+  // core/generator.h): a lazily recorded call stays in step with eager.
+  const GeneratorImpl::Range range = default_generator().impl()->reserve(blocks);
   if (n == 0) return {output, mask};
   if (train.has_value() && !*train) {
     copy_(output, input, false);
@@ -55,8 +59,6 @@ std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::op
   // PyTorch's rule: p == 1 scales by 0 (everything dropped), not by inf.
   const double scale = keep == 0 ? 0.0 : 1.0 / keep;
   const float keep_f = static_cast<float>(keep);
-  const uint64_t blocks = static_cast<uint64_t>((n + 3) / 4);
-  const GeneratorImpl::Range range = default_generator().impl()->reserve(blocks);
   bool* mk = mask.data_ptr<bool>();
   visit_dtype(input.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -23,3 +23,4 @@
 #include "core/tensor.h"
 #include "core/tensor_options.h"
 #include "core/type_promotion.h"
+#include "lazy/api.h"

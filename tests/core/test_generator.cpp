@@ -1,3 +1,4 @@
+#include <thread>
 #include <catch2/catch.hpp>
 
 #include <lazuli/lazuli.h>
@@ -86,13 +87,16 @@ TEST_CASE("Generator: seed, set_seed and reserve", "[core]") {
   Generator g = make_generator(42);
   CHECK(g.seed() == 42);
   CHECK(g.impl()->offset() == 0);
+  // Each reservation is one call slot with a stream of its own.
   const GeneratorImpl::Range r1 = g.impl()->reserve(5);
-  CHECK(r1.key == 42);
+  CHECK(r1.key == 42);  // slot 0 is keyed by the seed itself
   CHECK(r1.first_block == 0);
-  CHECK(g.impl()->offset() == 5);
+  CHECK(g.impl()->offset() == 1);
   const GeneratorImpl::Range r2 = g.impl()->reserve(3);
-  CHECK(r2.first_block == 5);
-  CHECK(g.impl()->offset() == 8);
+  CHECK(r2.key == stream_key(42, 1));
+  CHECK(r2.key != r1.key);
+  CHECK(r2.first_block == 0);
+  CHECK(g.impl()->offset() == 2);
   g.set_seed(7);
   CHECK(g.seed() == 7);
   CHECK(g.impl()->offset() == 0);  // a new seed restarts the stream
@@ -101,8 +105,33 @@ TEST_CASE("Generator: seed, set_seed and reserve", "[core]") {
   Generator copy = g;
   CHECK(copy == g);
   copy.impl()->reserve(10);
-  CHECK(g.impl()->offset() == 11);
+  CHECK(g.impl()->offset() == 2);
   CHECK_FALSE(make_generator(7) == g);
+}
+
+TEST_CASE("Generator: a snapshot serves the slot its source skips", "[core]") {
+  Generator g = make_generator(11);
+  g.impl()->reserve(1);
+  Generator snap(g.impl()->snapshot_and_advance());
+  CHECK(g.impl()->offset() == 2);
+  CHECK(snap.impl()->reserve(4).key == stream_key(11, 1));
+  CHECK(g.impl()->reserve(4).key == stream_key(11, 2));
+  // Keys of different slots and seeds differ.
+  CHECK(stream_key(11, 1) != stream_key(11, 2));
+  CHECK(stream_key(11, 1) != stream_key(12, 1));
+}
+
+TEST_CASE("Generator: DefaultGeneratorGuard replaces the default on this thread only", "[core]") {
+  Generator mine = make_generator(5);
+  const Generator before = default_generator();
+  {
+    DefaultGeneratorGuard guard(mine);
+    CHECK(default_generator() == mine);
+    bool other_thread_sees_process_default = false;
+    std::thread([&] { other_thread_sees_process_default = default_generator() == before; }).join();
+    CHECK(other_thread_sees_process_default);
+  }
+  CHECK(default_generator() == before);
 }
 
 TEST_CASE("randn: same seed gives the same numbers and manual_seed restarts the default stream", "[core]") {
@@ -138,14 +167,12 @@ TEST_CASE("randn: explicit generators are independent of each other and of the d
 
 TEST_CASE("randn: reserves Philox blocks and draws from them", "[core]") {
   Generator g = make_generator(5);
-  lz::randn({10}, g);  // float32: 4 samples per block
+  lz::randn({10}, g);
+  CHECK(g.impl()->offset() == 1);
+  lz::randn({0}, g);  // an empty call still takes its slot
+  CHECK(g.impl()->offset() == 2);
+  lz::randn({3}, g, kFloat64);
   CHECK(g.impl()->offset() == 3);
-  lz::randn({0}, g);
-  CHECK(g.impl()->offset() == 3);
-  lz::randn({4}, g);
-  CHECK(g.impl()->offset() == 4);
-  lz::randn({3}, g, kFloat64);  // float64: 2 samples per block
-  CHECK(g.impl()->offset() == 6);
   // The first samples are a Box-Muller transform of block 0 of the stream.
   Generator h = make_generator(5);
   const Tensor t = lz::randn({2}, h);

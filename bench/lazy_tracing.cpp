@@ -1,0 +1,69 @@
+// Costs of the lazy layer itself (Google Benchmark), on the W8 workload of
+// shared/bench/workloads.md: 100 chained element-wise operators on 1024
+// elements, traced and run again and again.
+//   BM_TraceOnly       recording 100 operators (ns per traced operator)
+//   BM_W8_Lazy         trace + materialise, executable cache hit, per run
+//   BM_W8_Eager        the same 100 operators run eagerly, per run
+// Cache-hit overhead per run = W8_Lazy - TraceOnly - W8_Eager.
+#include <benchmark/benchmark.h>
+
+#include <lazuli/lazuli.h>
+
+namespace {
+
+constexpr int kOps = 100;
+constexpr int64_t kElements = 1024;
+
+lz::Tensor chain(lz::Tensor x) {
+  for (int i = 0; i < kOps; ++i) {
+    switch (i % 4) {
+      case 0: x = x * 1.0001; break;
+      case 1: x = x + 0.5; break;
+      case 2: x = x.neg(); break;
+      default: x = x.abs(); break;
+    }
+  }
+  return x;
+}
+
+void BM_TraceOnly(benchmark::State& state) {
+  const lz::Tensor x = lz::randn({kElements}).to_lazy();
+  for (auto _ : state) {
+    lz::Tensor y = chain(x);
+    benchmark::DoNotOptimize(y);
+    state.PauseTiming();
+    y = lz::Tensor();
+    lz::sync_all();  // nothing live: frees the nodes
+    state.ResumeTiming();
+  }
+  // Seconds per traced operator (printed with an SI suffix: 250n = 250 ns).
+  state.counters["per_op"] = benchmark::Counter(
+      kOps, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_TraceOnly)->Unit(benchmark::kMicrosecond);
+
+void BM_W8_Lazy(benchmark::State& state) {
+  const lz::Tensor x = lz::randn({kElements}).to_lazy();
+  lz::lazy::reset_metrics();
+  for (auto _ : state) {
+    lz::Tensor y = chain(x).to_eager();
+    benchmark::DoNotOptimize(y.data_ptr());
+  }
+  const lz::lazy::LazyMetrics m = lz::lazy::metrics();
+  state.counters["cache_hits"] = static_cast<double>(m.cache_hits);
+  state.counters["cache_misses"] = static_cast<double>(m.cache_misses);
+}
+BENCHMARK(BM_W8_Lazy)->Unit(benchmark::kMicrosecond);
+
+void BM_W8_Eager(benchmark::State& state) {
+  const lz::Tensor x = lz::randn({kElements});
+  for (auto _ : state) {
+    lz::Tensor y = chain(x);
+    benchmark::DoNotOptimize(y.data_ptr());
+  }
+}
+BENCHMARK(BM_W8_Eager)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

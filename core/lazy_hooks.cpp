@@ -1,0 +1,26 @@
+#include "core/lazy_hooks.h"
+
+namespace lz {
+
+std::string_view to_string(SyncCause cause) {
+  switch (cause) {
+    case SyncCause::ToEager: return "to_eager";
+    case SyncCause::Item: return "item";
+    case SyncCause::Print: return "print";
+    case SyncCause::DataAccess: return "data_access";
+    case SyncCause::DeviceTransfer: return "device_transfer";
+    case SyncCause::Explicit: return "sync";
+    case SyncCause::AutoCut: return "auto_cut";
+    case SyncCause::Fallback: return "fallback";
+    case SyncCause::CrossThread: return "cross_thread";
+    case SyncCause::kCount: break;
+  }
+  return "?";
+}
+
+LazyHooks& lazy_hooks() {
+  static LazyHooks hooks;
+  return hooks;
+}
+
+}  // namespace lz

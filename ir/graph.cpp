@@ -1,0 +1,196 @@
+#include "ir/graph.h"
+
+#include <bit>
+#include <cstring>
+
+#include "core/error.h"
+#include "core/stable_hash.h"
+
+namespace lz::ir {
+
+std::string_view to_string(ArgKind kind) {
+  switch (kind) {
+    case ArgKind::None: return "none";
+    case ArgKind::Tensor: return "tensor";
+    case ArgKind::TensorList: return "tensor_list";
+    case ArgKind::OptTensorList: return "optional_tensor_list";
+    case ArgKind::Scalar: return "scalar";
+    case ArgKind::Generator: return "generator";
+    case ArgKind::Int: return "int";
+    case ArgKind::Double: return "double";
+    case ArgKind::Bool: return "bool";
+    case ArgKind::IntList: return "int_list";
+    case ArgKind::DoubleList: return "double_list";
+    case ArgKind::BoolList: return "bool_list";
+    case ArgKind::String: return "string";
+    case ArgKind::ScalarType: return "dtype";
+    case ArgKind::Device: return "device";
+    case ArgKind::Layout: return "layout";
+    case ArgKind::MemoryFormat: return "memory_format";
+  }
+  return "?";
+}
+
+uint64_t value_hash(uint64_t node_hash, uint32_t output_index, const TensorMeta& type) {
+  uint64_t h = hash_combine(node_hash, output_index);
+  h = hash_combine(h, static_cast<uint64_t>(type.dtype));
+  h = hash_combine(h, type.sizes.size());
+  h = hash_combine(h, static_cast<uint64_t>(type.device.type()));
+  return hash_combine(h, static_cast<uint64_t>(type.device.index() + 1));
+}
+
+ValueId Graph::add_input(const TensorMeta& type, Tensor data) {
+  const auto node_id = static_cast<NodeId>(nodes_.size());
+  const auto value_id = static_cast<ValueId>(values_.size());
+  Node& n = nodes_.emplace_back();
+  n.input_index = static_cast<uint32_t>(inputs_.size());
+  n.hash = hash_combine(stable_hash("input"), n.input_index);
+  n.first_output = value_id;
+  n.num_outputs = 1;
+  Value& v = values_.emplace_back();
+  v.type = type;
+  v.node = node_id;
+  v.hash = value_hash(n.hash, 0, type);
+  inputs_.push_back(value_id);
+  input_data_.push_back(std::move(data));
+  return value_id;
+}
+
+Arg Graph::scalar_arg(const Scalar& s) {
+  Arg a;
+  a.kind = ArgKind::Scalar;
+  a.index = static_cast<uint32_t>(scalars_.size());
+  a.i = static_cast<int64_t>(s.kind());
+  scalars_.push_back(s);
+  return a;
+}
+
+uint32_t Graph::add_generator(Generator g) {
+  generators_.push_back(std::move(g));
+  return static_cast<uint32_t>(generators_.size() - 1);
+}
+
+Arg Graph::generator_arg(Generator g) {
+  Arg a;
+  a.kind = ArgKind::Generator;
+  a.index = add_generator(std::move(g));
+  return a;
+}
+
+Arg Graph::int_list_arg(IntArrayRef values, ArgKind kind) {
+  Arg a;
+  a.kind = kind;
+  a.index = static_cast<uint32_t>(ints_.size());
+  a.count = static_cast<uint32_t>(values.size());
+  ints_.insert(ints_.end(), values.begin(), values.end());
+  return a;
+}
+
+Arg Graph::double_list_arg(std::span<const double> values) {
+  Arg a;
+  a.kind = ArgKind::DoubleList;
+  a.index = static_cast<uint32_t>(doubles_.size());
+  a.count = static_cast<uint32_t>(values.size());
+  doubles_.insert(doubles_.end(), values.begin(), values.end());
+  return a;
+}
+
+Arg Graph::string_arg(std::string_view s) {
+  Arg a;
+  a.kind = ArgKind::String;
+  a.index = static_cast<uint32_t>(strings_.size());
+  strings_.emplace_back(s);
+  return a;
+}
+
+ValueId Graph::add_node(const OperatorEntry& op, std::span<const Arg> args,
+                        std::span<const ValueId> operands, std::span<const TensorMeta> outputs,
+                        uint32_t implicit_generator) {
+  uint64_t h = op.name_hash;
+  auto operand_hash = [&](uint64_t i) {
+    LZ_INTERNAL_ASSERT(i < operands.size(), "operand ", i, " of ", operands.size(), " for ", op.name);
+    return values_[operands[i]].hash;
+  };
+  for (const Arg& a : args) {
+    h = hash_combine(h, static_cast<uint64_t>(a.kind));
+    switch (a.kind) {
+      case ArgKind::None: break;
+      case ArgKind::Tensor: h = hash_combine(h, operand_hash(a.index)); break;
+      case ArgKind::TensorList:
+        h = hash_combine(h, a.count);
+        for (uint32_t k = 0; k < a.count; ++k) h = hash_combine(h, operand_hash(a.index + k));
+        break;
+      case ArgKind::OptTensorList:
+        h = hash_combine(h, a.count);
+        for (uint32_t k = 0; k < a.count; ++k) {
+          const int64_t operand = ints_[a.index + k];
+          h = hash_combine(h, operand < 0 ? 0 : operand_hash(static_cast<uint64_t>(operand)));
+        }
+        break;
+      // Runtime parameters: only which one and (for scalars) its kind, never
+      // the value, which is read when the graph runs.
+      case ArgKind::Scalar: h = hash_combine(hash_combine(h, a.index), static_cast<uint64_t>(a.i)); break;
+      case ArgKind::Generator: h = hash_combine(h, a.index); break;
+      case ArgKind::Double: h = hash_combine(h, std::bit_cast<uint64_t>(a.d)); break;
+      case ArgKind::IntList:
+      case ArgKind::BoolList:
+        h = hash_combine(h, a.count);
+        for (uint32_t k = 0; k < a.count; ++k) h = hash_combine(h, static_cast<uint64_t>(ints_[a.index + k]));
+        break;
+      case ArgKind::DoubleList:
+        h = hash_combine(h, a.count);
+        for (uint32_t k = 0; k < a.count; ++k) h = hash_combine(h, std::bit_cast<uint64_t>(doubles_[a.index + k]));
+        break;
+      case ArgKind::String: h = hash_combine(h, stable_hash(strings_[a.index])); break;
+      case ArgKind::Device: h = hash_combine(hash_combine(h, static_cast<uint64_t>(a.i)), a.index); break;
+      case ArgKind::Int:
+      case ArgKind::Bool:
+      case ArgKind::ScalarType:
+      case ArgKind::Layout:
+      case ArgKind::MemoryFormat: h = hash_combine(h, static_cast<uint64_t>(a.i)); break;
+    }
+  }
+  if (implicit_generator != kNone) h = hash_combine(h, implicit_generator);
+
+  const auto node_id = static_cast<NodeId>(nodes_.size());
+  const auto first = static_cast<ValueId>(values_.size());
+  Node& n = nodes_.emplace_back();
+  n.op = &op;
+  n.hash = h;
+  n.first_output = first;
+  n.num_outputs = static_cast<uint32_t>(outputs.size());
+  n.args_begin = static_cast<uint32_t>(args_.size());
+  n.num_args = static_cast<uint32_t>(args.size());
+  n.implicit_generator = implicit_generator;
+  n.operands.assign(operands.begin(), operands.end());
+  args_.insert(args_.end(), args.begin(), args.end());
+  for (uint32_t k = 0; k < outputs.size(); ++k) {
+    Value& v = values_.emplace_back();
+    v.type = outputs[k];
+    v.node = node_id;
+    v.output_index = k;
+    v.hash = value_hash(h, k, outputs[k]);
+  }
+  return first;
+}
+
+void Graph::clear() {
+  nodes_.clear();
+  values_.clear();
+  args_.clear();
+  ints_.clear();
+  doubles_.clear();
+  strings_.clear();
+  scalars_.clear();
+  generators_.clear();
+  inputs_.clear();
+  input_data_.clear();
+}
+
+uint64_t Graph::hash_of(std::span<const ValueId> values) const {
+  uint64_t h = hash_combine(stable_hash("graph"), values.size());
+  for (ValueId v : values) h = hash_combine(h, values_[v].hash);
+  return h;
+}
+
+}  // namespace lz::ir

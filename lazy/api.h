@@ -1,0 +1,29 @@
+// The lazy layer's public functions (beside Tensor::to_lazy / to_eager /
+// is_lazy). Pending work runs when a value is needed: to_eager(), item(),
+// printing, data_ptr(), a device transfer, or these calls.
+#pragma once
+
+#include "core/tensor.h"
+#include "lazy/config.h"
+#include "lazy/metrics.h"
+
+namespace lz {
+
+// Materialises the given lazy tensors. Like any materialisation, it runs
+// every pending value of their traces that a live tensor still needs, in
+// one graph, so siblings computed later cost nothing.
+void sync(TensorList tensors);
+// Materialises every live lazy tensor of this thread's trace (a "mark step").
+void sync_all();
+
+namespace lazy {
+// Nodes in this thread's trace right now (0 after a materialisation).
+size_t pending_nodes();
+// The text of this thread's trace, with the values live tensors need as
+// outputs (for debugging; see ir/printer.h).
+std::string dump_trace();
+// Drops every cached executable (the next materialisation plans again).
+void clear_executable_cache();
+}  // namespace lazy
+
+}  // namespace lz

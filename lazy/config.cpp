@@ -1,0 +1,85 @@
+#include "lazy/config.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "core/error.h"
+#include "lazy/executable_cache.h"
+
+namespace lz::lazy {
+
+namespace {
+
+size_t env_size(const char* name, size_t fallback) {
+  const char* v = std::getenv(name);
+  size_t out = 0;
+  if (v == nullptr || !absl::SimpleAtoi(v, &out) || out == 0) return fallback;
+  return out;
+}
+
+Settings from_environment() {
+  Settings s;
+  s.node_limit = env_size("LZ_LAZY_NODE_LIMIT", s.node_limit);
+  s.cache_capacity = env_size("LZ_LAZY_CACHE_SIZE", s.cache_capacity);
+  if (const char* v = std::getenv("LZ_FORCE_EAGER")) {
+    for (const auto name : absl::StrSplit(v, ',', absl::SkipWhitespace())) {
+      s.force_eager.emplace_back(name.data(), name.size());
+    }
+  }
+  if (const char* v = std::getenv("LZ_LAZY_STRICT")) s.strict = std::string_view(v) == "1";
+  return s;
+}
+
+struct State {
+  std::mutex mutex;
+  Settings settings = from_environment();
+  // Read on every traced operator: kept apart from the mutex.
+  std::atomic<size_t> node_limit{settings.node_limit};
+  std::atomic<bool> strict{settings.strict};
+  std::atomic<bool> any_forced{!settings.force_eager.empty()};
+};
+
+State& state() {
+  static State s;
+  return s;
+}
+
+}  // namespace
+
+Settings settings() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  return state().settings;
+}
+
+void set_settings(const Settings& s) {
+  LZ_CHECK(s.node_limit > 0, ValueError, "[lazy settings] node_limit must be positive");
+  LZ_CHECK(s.cache_capacity > 0, ValueError, "[lazy settings] cache_capacity must be positive");
+  {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    state().settings = s;
+    state().node_limit = s.node_limit;
+    state().strict = s.strict;
+    state().any_forced = !s.force_eager.empty();
+  }
+  ExecutableCache::instance().set_capacity(s.cache_capacity);
+}
+
+namespace detail {
+
+size_t node_limit() { return state().node_limit.load(std::memory_order_relaxed); }
+bool strict() { return state().strict.load(std::memory_order_relaxed); }
+
+bool forced_eager(std::string_view full_name, std::string_view base_name) {
+  if (!state().any_forced.load(std::memory_order_relaxed)) return false;
+  std::lock_guard<std::mutex> lock(state().mutex);
+  for (const std::string& name : state().settings.force_eager) {
+    if (name == full_name || name == base_name) return true;
+  }
+  return false;
+}
+
+}  // namespace detail
+}  // namespace lz::lazy

@@ -1,0 +1,40 @@
+#include "lazy/lazy_tensor_impl.h"
+
+#include "lazy/trace.h"
+
+namespace lz::lazy {
+
+DispatchKeySet lazy_key_set(Device device) {
+  // Only the Lazy key: a lazy tensor has no storage, so no backend kernel
+  // may ever see it; the Lazy fallback hands backends eager tensors.
+  (void)device;
+  return DispatchKeySet(DispatchKey::Lazy);
+}
+
+LazyTensorImpl::LazyTensorImpl(const TensorMeta& type, LazyValue value)
+    : TensorImpl(type.dtype, type.device, lazy_key_set(type.device), type.sizes),
+      value_(std::move(value)) {}
+
+LazyTensorImpl::LazyTensorImpl(LazyTensorImpl& base, IntArrayRef sizes, IntArrayRef strides,
+                               int64_t storage_offset, LazyValue value)
+    : TensorImpl(base, sizes, strides, storage_offset), value_(std::move(value)), is_view_(true) {
+  group_ = intrusive_ptr<AliasGroup>(&base.group());
+  generation_ = group_->generation;
+}
+
+AliasGroup& LazyTensorImpl::group() {
+  if (!group_) {
+    // The first view of a base: its value moves into the shared group.
+    group_ = make_intrusive<AliasGroup>();
+    group_->base = std::move(value_);
+    group_->base_type = meta();
+    value_ = LazyValue();
+  }
+  return *group_;
+}
+
+LazyTensorImpl::~LazyTensorImpl() {
+  if (Trace* t = registered_.get()) t->unregister_tensor(*this);
+}
+
+}  // namespace lz::lazy

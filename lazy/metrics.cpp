@@ -1,0 +1,123 @@
+#include "lazy/metrics.h"
+
+#include <atomic>
+#include <mutex>
+#include <sstream>
+
+namespace lz::lazy {
+
+namespace {
+
+// The hot counter (one per traced operator) is an atomic; everything else
+// changes once per materialisation or fallback and sits behind a mutex.
+std::atomic<uint64_t> g_ops_traced{0};
+
+std::mutex& metrics_mutex() {
+  static std::mutex m;
+  return m;
+}
+LazyMetrics& state() {
+  static LazyMetrics m;
+  return m;
+}
+
+void print_map(std::ostream& os, std::string_view title, const CountMap& m) {
+  if (m.empty()) return;
+  os << "  " << title << ":\n";
+  for (const auto& [name, count] : m) os << "    " << name << ": " << count << "\n";
+}
+
+}  // namespace
+
+LazyMetrics metrics() {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  LazyMetrics m = state();
+  m.ops_traced = g_ops_traced.load(std::memory_order_relaxed);
+  return m;
+}
+
+void reset_metrics() {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  const uint64_t cache_size = state().cache_size;
+  state() = LazyMetrics();
+  state().cache_size = cache_size;
+  g_ops_traced.store(0, std::memory_order_relaxed);
+}
+
+std::string LazyMetrics::report() const {
+  std::ostringstream os;
+  os << "lazy metrics:\n"
+     << "  ops traced: " << ops_traced << "\n"
+     << "  graphs materialised: " << graphs_materialized << "\n"
+     << "  executable cache: " << cache_hits << " hits, " << cache_misses << " misses, "
+     << cache_evictions << " evictions, " << cache_size << " cached\n"
+     << "  eager steps: " << eager_steps_total << "\n"
+     << "  nodes freed: " << nodes_freed << "\n"
+     << "  bytes allocated by steps: " << bytes_allocated << "\n";
+  print_map(os, "syncs by cause", syncs);
+  print_map(os, "cache misses by reason", cache_miss_reasons);
+  print_map(os, "eager fallbacks (not traced)", eager_fallbacks);
+  print_map(os, "eager steps by operator", eager_steps);
+  return os.str();
+}
+
+namespace detail {
+
+void increment(CountMap& m, std::string_view key, uint64_t by);
+
+void count_traced() { g_ops_traced.fetch_add(1, std::memory_order_relaxed); }
+
+void count_sync(SyncCause cause) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  increment(state().syncs, to_string(cause), 1);
+}
+
+void count_fallback(std::string_view op) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  increment(state().eager_fallbacks, op, 1);
+}
+
+void count_cache(bool hit, std::string_view miss_reason) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  if (hit) {
+    ++state().cache_hits;
+  } else {
+    ++state().cache_misses;
+    increment(state().cache_miss_reasons, miss_reason, 1);
+  }
+}
+
+void count_eviction(uint64_t cache_size) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  ++state().cache_evictions;
+  state().cache_size = cache_size;
+}
+
+void set_cache_size(uint64_t size) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  state().cache_size = size;
+}
+
+void count_run(uint64_t graphs, uint64_t nodes_freed, uint64_t bytes_allocated) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  state().graphs_materialized += graphs;
+  state().nodes_freed += nodes_freed;
+  state().bytes_allocated += bytes_allocated;
+}
+
+void increment(CountMap& m, std::string_view key, uint64_t by) {
+  auto it = m.find(key);
+  if (it == m.end()) it = m.emplace(std::string(key), 0).first;
+  it->second += by;
+}
+
+void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  for (const auto& [op, n] : per_op) {
+    state().eager_steps_total += n;
+    increment(state().eager_steps, op, n);
+  }
+}
+
+}  // namespace detail
+}  // namespace lz::lazy

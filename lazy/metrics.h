@@ -1,0 +1,59 @@
+// Counters of the lazy layer: what was traced, what ran, what fell back to
+// eager, why work was synchronised, how the executable cache fared. Read as
+// a struct (lz::lazy::metrics()) or as a printed report.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/lazy_hooks.h"
+
+namespace lz::lazy {
+
+// Counts by name (heterogeneous lookup: counting does not allocate).
+using CountMap = std::map<std::string, uint64_t, std::less<>>;
+
+struct LazyMetrics {
+  uint64_t ops_traced = 0;           // operator calls recorded as graph nodes
+  uint64_t graphs_materialized = 0;  // executables run
+  uint64_t nodes_freed = 0;          // graph nodes dropped when traces were cleared
+  uint64_t cache_hits = 0;
+  uint64_t cache_misses = 0;
+  uint64_t cache_evictions = 0;
+  uint64_t cache_size = 0;       // executables cached now
+  uint64_t bytes_allocated = 0;  // by executable steps (their non-view results)
+  uint64_t eager_steps_total = 0;
+  // Steps of executables that ran an operator's eager kernel, per operator.
+  CountMap eager_steps;
+  // Calls that could not be traced and ran eagerly at once, per operator.
+  CountMap eager_fallbacks;
+  // Materialisations by cause (to_eager, item, print, ...).
+  CountMap syncs;
+  // Executable cache misses by reason ("new graph", "input 2: layout", ...).
+  CountMap cache_miss_reasons;
+
+  // A readable multi-line report of the non-zero counters.
+  std::string report() const;
+};
+
+// A snapshot of the process-wide counters.
+LazyMetrics metrics();
+void reset_metrics();
+
+namespace detail {
+void count_traced();
+void count_sync(SyncCause cause);
+void count_fallback(std::string_view op);
+void count_cache(bool hit, std::string_view miss_reason = {});
+void count_eviction(uint64_t cache_size);
+// A trace cleared after running `graphs` (0 or 1) executables.
+void count_run(uint64_t graphs, uint64_t nodes_freed, uint64_t bytes_allocated);
+// One executable run's eager steps: (operator, steps) pairs.
+void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op);
+void set_cache_size(uint64_t size);
+}  // namespace detail
+
+}  // namespace lz::lazy

@@ -1,0 +1,163 @@
+#include "lazy/recorder.h"
+
+#include <memory>
+
+#include "core/error.h"
+#include "lazy/functionalize.h"
+
+namespace lz::lazy {
+
+ir::ValueId resolve(Trace& tr, LazyValue& v, const TensorMeta& type) {
+  if (v.pending() && v.trace.get() != &tr) {
+    // Another thread's trace: run it, then use the value as an input here.
+    intrusive_ptr<Trace> other = v.trace;
+    other->materialize(SyncCause::CrossThread);
+  }
+  if (v.pending()) {
+    LZ_CHECK(v.epoch == tr.epoch(), ValueError,
+             "[lazy] a tensor's pending value was lost: the materialisation meant to compute it failed");
+    return v.id;
+  }
+  LZ_CHECK(v.data.defined(), ValueError,
+           "[lazy] this lazy tensor has no value: the materialisation meant to compute it failed "
+           "(shape ", shape_str(type.sizes), ", ", type.dtype, ")");
+  return tr.input_for(v.data);
+}
+
+ir::ValueId value_in(Trace& tr, const Tensor& t) {
+  LazyTensorImpl* l = lazy_impl(t);
+  if (l == nullptr) return tr.input_for(t);
+  if (!l->is_current()) refresh_view(tr, *l);
+  return resolve(tr, l->own_value(), l->meta());
+}
+
+namespace {
+
+// Scratch space reused by every recording on this thread.
+struct Scratch {
+  std::vector<ir::Arg> args;
+  std::vector<ir::ValueId> operands;
+  std::vector<int64_t> ints;
+};
+
+Generator snapshot(const Generator& g) { return Generator(g.impl()->snapshot_and_advance()); }
+
+ir::Arg attribute(ir::Graph& g, const SchemaType& type, const IValue& v, Scratch& s) {
+  ir::Arg a;
+  if (v.is_none()) return a;
+  if (type.is_list) {
+    switch (type.base) {
+      case BaseType::Int: return g.int_list_arg(v.to_int_list());
+      case BaseType::Float: return g.double_list_arg(v.to_double_list());
+      case BaseType::Bool: {
+        s.ints.clear();
+        for (bool b : v.to_bool_list()) s.ints.push_back(b ? 1 : 0);
+        return g.int_list_arg(s.ints, ir::ArgKind::BoolList);
+      }
+      default: break;
+    }
+    LZ_FAIL(NotImplementedError, "[lazy] cannot record a list of ", to_string(type.base));
+  }
+  switch (type.base) {
+    case BaseType::Scalar: return g.scalar_arg(v.to_scalar());
+    case BaseType::Int: a.kind = ir::ArgKind::Int; a.i = v.to_int(); return a;
+    case BaseType::Float: a.kind = ir::ArgKind::Double; a.d = v.to_double(); return a;
+    case BaseType::Bool: a.kind = ir::ArgKind::Bool; a.i = v.to_bool() ? 1 : 0; return a;
+    case BaseType::Str: return g.string_arg(v.to_string_view());
+    case BaseType::ScalarType: a.kind = ir::ArgKind::ScalarType; a.i = static_cast<int64_t>(v.to_scalar_type()); return a;
+    case BaseType::Device:
+      a.kind = ir::ArgKind::Device;
+      a.i = static_cast<int64_t>(v.to_device().type());
+      a.index = static_cast<uint32_t>(v.to_device().index());
+      return a;
+    case BaseType::Layout: a.kind = ir::ArgKind::Layout; a.i = static_cast<int64_t>(v.to_layout()); return a;
+    case BaseType::MemoryFormat:
+      a.kind = ir::ArgKind::MemoryFormat;
+      a.i = static_cast<int64_t>(v.to_memory_format());
+      return a;
+    case BaseType::Generator: return g.generator_arg(snapshot(v.to_generator()));
+    case BaseType::Tensor: break;
+  }
+  LZ_INTERNAL_ASSERT(false, "tensor arguments are operands");
+}
+
+}  // namespace
+
+ir::ValueId record_call(Trace& tr, const OperatorHandle& op, const IValue* args,
+                        const MetaList& outputs) {
+  // Recording nests (an operand that is a stale view records its refresh
+  // first), so each depth has its own scratch.
+  thread_local std::vector<std::unique_ptr<Scratch>> scratch_stack;
+  thread_local size_t depth = 0;
+  if (depth == scratch_stack.size()) scratch_stack.push_back(std::make_unique<Scratch>());
+  Scratch& s = *scratch_stack[depth++];
+  struct Leave {
+    ~Leave() { --depth; }
+  } leave;
+  s.args.clear();
+  s.operands.clear();
+  ir::Graph& g = tr.graph();
+  const auto& arguments = op.schema().arguments();
+  const bool random = op.has_tag(Tag::Random);
+  bool has_generator_argument = false;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const SchemaType& type = arguments[i].type;
+    const IValue& v = args[i];
+    ir::Arg a;
+    if (type.base == BaseType::Tensor) {
+      if (!type.is_list) {
+        if (!v.is_none() && v.to_tensor().defined()) {
+          a.kind = ir::ArgKind::Tensor;
+          a.index = static_cast<uint32_t>(s.operands.size());
+          s.operands.push_back(value_in(tr, v.to_tensor()));
+        }
+      } else if (!type.element_optional) {
+        a.kind = ir::ArgKind::TensorList;
+        a.index = static_cast<uint32_t>(s.operands.size());
+        for (const Tensor& t : v.to_tensor_list()) s.operands.push_back(value_in(tr, t));
+        a.count = static_cast<uint32_t>(s.operands.size() - a.index);
+      } else {
+        s.ints.clear();
+        for (const std::optional<Tensor>& t : v.to_optional_tensor_list()) {
+          if (t && t->defined()) {
+            s.ints.push_back(static_cast<int64_t>(s.operands.size()));
+            s.operands.push_back(value_in(tr, *t));
+          } else {
+            s.ints.push_back(-1);
+          }
+        }
+        a = g.int_list_arg(s.ints, ir::ArgKind::OptTensorList);
+      }
+    } else if (type.base == BaseType::Generator) {
+      has_generator_argument = true;
+      // A random op without an explicit generator draws from the default
+      // one: set its call slot aside now, in eager order.
+      if (v.is_none() && random) {
+        a = g.generator_arg(snapshot(default_generator()));
+      } else {
+        a = attribute(g, type, v, s);
+      }
+    } else {
+      a = attribute(g, type, v, s);
+    }
+    s.args.push_back(a);
+  }
+  uint32_t implicit_generator = ir::kNone;
+  if (random && !has_generator_argument) implicit_generator = g.add_generator(snapshot(default_generator()));
+  return g.add_node(op.entry(), s.args, s.operands, std::span(outputs.data(), outputs.size()),
+                    implicit_generator);
+}
+
+Tensor make_lazy_result(Trace& tr, const TensorMeta& type, ir::ValueId id) {
+  auto impl = make_intrusive<LazyTensorImpl>(type, tr.pending(id));
+  tr.register_tensor(*impl);
+  return Tensor(std::move(impl));
+}
+
+Tensor lazy_wrapper(Trace& tr, const LazyValue& v, const TensorMeta& type) {
+  auto impl = make_intrusive<LazyTensorImpl>(type, v);
+  tr.register_tensor(*impl);
+  return Tensor(std::move(impl));
+}
+
+}  // namespace lz::lazy

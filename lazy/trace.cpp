@@ -1,0 +1,44 @@
+#include "lazy/trace.h"
+
+namespace lz::lazy {
+
+Trace& Trace::current() {
+  // The thread's reference keeps the trace alive; tensors that outlive the
+  // thread keep their own references.
+  thread_local intrusive_ptr<Trace> trace = make_intrusive<Trace>();
+  return *trace;
+}
+
+ir::ValueId Trace::input_for(const Tensor& eager) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  auto [it, inserted] = inputs_.try_emplace(eager.unsafe_get_impl(), ir::kNone);
+  if (inserted) {
+    it->second = graph_.add_input(meta_of(eager), eager);
+    input_versions_.push_back(eager._version());
+  }
+  return it->second;
+}
+
+void Trace::register_tensor(LazyTensorImpl& t) {
+  if (t.registered_.get() == this) return;
+  if (Trace* old = t.registered_.get()) old->unregister_tensor(t);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  t.registered_ = intrusive_ptr<Trace>(this);
+  t.registry_slot_ = static_cast<uint32_t>(registry_.size());
+  registry_.push_back(&t);
+}
+
+void Trace::unregister_tensor(LazyTensorImpl& t) {
+  // Declared before the lock, so destroyed after it: dropping what may be
+  // the last reference to this trace (its thread has exited) must not
+  // happen while its mutex is held.
+  intrusive_ptr<Trace> keep;
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const uint32_t slot = t.registry_slot_;
+  registry_[slot] = registry_.back();
+  registry_[slot]->registry_slot_ = slot;
+  registry_.pop_back();
+  keep = std::move(t.registered_);
+}
+
+}  // namespace lz::lazy

@@ -1,0 +1,68 @@
+// Trace: one thread's recording. It owns the graph being built, the eager
+// tensors captured as its inputs, and the registry of live lazy tensors that
+// may hold its values. Materialising a trace computes every value a live
+// tensor still needs in one executable, stores the results in the tensors
+// and clears the graph, so nodes no live tensor can reach are freed at the
+// latest at the next materialisation, and the arenas are reused.
+//
+// Each thread records into its own trace (Trace::current()). Tensors may be
+// destroyed or read on other threads, so a trace's state is guarded by its
+// (recursive: recording re-enters the dispatcher) mutex.
+#pragma once
+
+#include <mutex>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "core/lazy_hooks.h"
+#include "ir/graph.h"
+#include "lazy/lazy_tensor_impl.h"
+
+namespace lz::lazy {
+
+class Trace final : public RefCounted {
+ public:
+  // This thread's trace.
+  static Trace& current();
+
+  std::recursive_mutex& mutex() { return mutex_; }
+  ir::Graph& graph() { return graph_; }
+  uint64_t epoch() const { return epoch_; }
+
+  // A pending value of this trace.
+  LazyValue pending(ir::ValueId id) {
+    LazyValue v;
+    v.trace = intrusive_ptr<Trace>(this);
+    v.epoch = epoch_;
+    v.id = id;
+    return v;
+  }
+
+  // The graph value standing for an eager tensor (one input per distinct
+  // tensor; its version is checked when the graph runs).
+  ir::ValueId input_for(const Tensor& eager);
+
+  // Registry of live lazy tensors that may hold values of this trace.
+  void register_tensor(LazyTensorImpl& t);
+  void unregister_tensor(LazyTensorImpl& t);
+  size_t num_registered() const { return registry_.size(); }
+
+  // The values of the graph that live tensors still need, ascending.
+  std::vector<ir::ValueId> needed_values();
+
+  // Runs everything the live tensors need and clears the graph. A no-op
+  // when nothing is pending.
+  void materialize(SyncCause cause);
+
+ private:
+  friend class Materializer;
+  std::recursive_mutex mutex_;
+  ir::Graph graph_;
+  uint64_t epoch_ = 1;
+  absl::flat_hash_map<const TensorImpl*, ir::ValueId> inputs_;
+  std::vector<uint64_t> input_versions_;  // per graph input, at capture
+  std::vector<LazyTensorImpl*> registry_;
+  bool materializing_ = false;
+};
+
+}  // namespace lz::lazy

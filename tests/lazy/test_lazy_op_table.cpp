@@ -1,0 +1,163 @@
+// Runs every entry of the operator test table lazily: the inputs become lazy
+// tensors (all of them, and in a second pass only the first, mixing lazy
+// and eager), the call is recorded, materialised and compared with the same
+// independent references the eager suite uses, in functional, in-place and
+// out= form; error inputs must raise the same exception type and message at
+// the call. Random operators must draw exactly what they draw eagerly.
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <string>
+
+#include "core/dispatcher.h"
+#include "tests/op_table/op_runner.h"
+#include "tests/op_table/tensor_access.h"
+
+namespace {
+
+lz::IValue lazy_ivalue(const lz::IValue& v) {
+  if (v.is_tensor() && v.to_tensor().defined()) return lz::IValue(v.to_tensor().to_lazy());
+  return v;
+}
+
+// The sample with its tensors (all, or only the first) made lazy.
+lzt::SampleInput lazy_sample(const lzt::SampleInput& s, bool only_first = false) {
+  lzt::SampleInput l = s;
+  for (size_t i = 0; i < l.tensors.size(); ++i) {
+    if (l.tensors[i].defined() && (!only_first || i == 0)) l.tensors[i] = l.tensors[i].to_lazy();
+  }
+  if (!only_first) {
+    for (auto& [name, v] : l.kwargs) v = lazy_ivalue(v);
+  }
+  return l;
+}
+
+// Results of factories, *_like and number-valued operators (equal) are
+// eager even for lazy inputs: their values do not depend on pending work.
+std::vector<lz::Tensor> eager_outputs(std::vector<lz::Tensor> outs) {
+  for (lz::Tensor& t : outs) t = t.to_eager();
+  return outs;
+}
+
+// The entry with its calls made on lazy inputs; results are materialised
+// (and written back into the runner's eager destinations) for comparison.
+lzt::OpInfo lazy_variant(const lzt::OpInfo& op, bool only_first) {
+  lzt::OpInfo l = op;
+  // Some checks also assert eager storage sharing (a view shares its
+  // input's storage, a copy does not). Lazy results are values, computed
+  // from a logically contiguous base: only the values must match.
+  if (op.check) {
+    l.check = [op](const lzt::SampleInput& s, const std::vector<lz::Tensor>& outs) -> std::string {
+      const std::string m = op.check(s, outs);
+      const bool about_storage = m.find("aliases the input") != std::string::npos ||
+                                 m.find("is not a view of the input") != std::string::npos;
+      return about_storage ? "" : m;
+    };
+  }
+  l.op = [op, only_first](const lzt::SampleInput& s) {
+    return eager_outputs(op.op(lazy_sample(s, only_first)));
+  };
+  if (op.inplace) {
+    l.inplace = [op](lz::Tensor& self, const lzt::SampleInput& s) {
+      lzt::SampleInput ls = lazy_sample(s);
+      lz::Tensor lazy_self = ls.tensors[0];
+      const uint64_t version = lazy_self._version();
+      op.inplace(lazy_self, ls);
+      if (lazy_self.numel() > 0 && lazy_self._version() == version) {
+        throw std::runtime_error("lazy in-place call left the version counter unchanged");
+      }
+      self.copy_(lazy_self.to_eager());
+    };
+  }
+  if (op.out) {
+    l.out = [op](std::vector<lz::Tensor>& outs, const lzt::SampleInput& s) {
+      std::vector<lz::Tensor> lazy_outs;
+      for (const lz::Tensor& o : outs) lazy_outs.push_back(o.to_lazy());
+      op.out(lazy_outs, lazy_sample(s));
+      for (size_t k = 0; k < outs.size(); ++k) {
+        const lz::Tensor value = lazy_outs[k].to_eager();
+        if (outs[k].sizes() == value.sizes()) {
+          outs[k].copy_(value);
+        } else {
+          outs[k] = value;  // an empty out, resized by the lazy call
+        }
+      }
+    };
+  }
+  return l;
+}
+
+// Random operators: the same seed gives the same numbers lazily and eagerly.
+std::string compare_random(const lzt::OpInfo& op, const lzt::SampleInput& sample) {
+  lz::manual_seed(1234);
+  const std::vector<lz::Tensor> eager = op.op(sample);
+  lz::manual_seed(1234);
+  const std::vector<lz::Tensor> lazy = eager_outputs(op.op(lazy_sample(sample)));
+  if (eager.size() != lazy.size()) return "lazy and eager give different numbers of outputs";
+  for (size_t i = 0; i < eager.size(); ++i) {
+    if (eager[i].sizes() != lazy[i].sizes() || eager[i].dtype() != lazy[i].dtype()) {
+      return "output " + std::to_string(i) + ": lazy and eager differ in shape or dtype";
+    }
+    const std::string m = lzt::same_values(lazy[i], eager[i]);
+    if (!m.empty()) return "output " + std::to_string(i) + " differs from eager with the same seed: " + m;
+  }
+  return "";
+}
+
+bool is_random(const lzt::OpInfo& op) {
+  const std::optional<lz::OperatorHandle> h = lz::Dispatcher::singleton().find(op.name);
+  return h && h->has_tag(lz::Tag::Random);
+}
+
+void run_entry(const lzt::OpInfo& op) {
+  const lzt::OpInfo lazy = lazy_variant(op, false);
+  const lzt::OpInfo mixed = lazy_variant(op, true);
+  for (lz::ScalarType dtype : op.dtypes) {
+    for (const lzt::SampleInput& sample : op.samples(dtype)) {
+      const std::string where = op.name + " [" + std::string(lz::to_string(dtype)) + "] " + sample.str();
+      for (const auto& [form, result] :
+           {std::pair{"lazy functional", lzt::run_functional(lazy, sample)},
+            std::pair{"mixed lazy/eager functional", lzt::run_functional(mixed, sample)},
+            std::pair{"lazy in-place", lzt::run_inplace(lazy, sample)},
+            std::pair{"lazy out=", lzt::run_out(lazy, sample)},
+            std::pair{"lazy vs eager, same seed", is_random(op) ? compare_random(op, sample) : std::string()}}) {
+        if (result.empty()) {
+          SUCCEED();
+        } else {
+          FAIL_CHECK(where << " (" << form << "): " << result);
+        }
+      }
+    }
+  }
+  if (op.errors) {
+    for (const lzt::ErrorInput& error : op.errors()) {
+      const std::string result = lzt::run_error(lazy, error);
+      if (result.empty()) {
+        SUCCEED();
+      } else {
+        FAIL_CHECK(op.name << " lazy error input " << error.input.str() << ": " << result);
+      }
+    }
+  }
+}
+
+class LazyEntryTest : public Catch::ITestInvoker {
+ public:
+  explicit LazyEntryTest(std::string name) : name_(std::move(name)) {}
+  void invoke() const override { run_entry(lzt::find_op(name_)); }
+
+ private:
+  std::string name_;
+};
+
+const bool registered = [] {
+  static std::deque<std::string> names;  // Catch keeps references to the names
+  for (const lzt::OpInfo& op : lzt::op_table()) {
+    names.push_back("lazy op table: " + op.name);
+    Catch::AutoReg(new LazyEntryTest(op.name), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
+                   Catch::NameAndTags{Catch::StringRef(names.back()), "[lazy][op_table]"});
+  }
+  return true;
+}();
+
+}  // namespace
