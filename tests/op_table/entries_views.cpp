@@ -750,6 +750,7 @@ void add_view_ops(std::vector<OpInfo>& t) {
   t.push_back(clone_entry());
   t.push_back(to_entry());
   t.push_back(copy_entry());
+  add_view_scatter_ops(t);
 }
 
 }  // namespace lzt

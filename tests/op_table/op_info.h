@@ -117,5 +117,6 @@ void add_ternary_ops(std::vector<OpInfo>& table);    // entries_ternary.cpp, fro
 void add_extremum_ops(std::vector<OpInfo>& table);   // entries_reduction_extremum.cpp, from add_reduction_ops
 void add_indexing_ops(std::vector<OpInfo>& table);   // entries_indexing.cpp, from add_shape_ops
 void add_view_ops(std::vector<OpInfo>& table);       // entries_views.cpp, from add_shape_ops
+void add_view_scatter_ops(std::vector<OpInfo>& table);  // entries_view_scatter.cpp, from add_view_ops
 
 }  // namespace lzt
