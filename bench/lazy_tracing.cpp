@@ -1,10 +1,11 @@
 // Costs of the lazy layer itself (Google Benchmark), on the W8 workload of
 // shared/bench/workloads.md: 100 chained element-wise operators on 1024
 // elements, traced and run again and again.
-//   BM_TraceOnly       recording 100 operators (ns per traced operator)
+//   BM_TraceOnly/1     recording W8's 100 operators (ns per traced operator)
+//   BM_TraceOnly/0     recording 100 unary operators (no C++ numbers)
 //   BM_W8_Lazy         trace + materialise, executable cache hit, per run
 //   BM_W8_Eager        the same 100 operators run eagerly, per run
-// Cache-hit overhead per run = W8_Lazy - TraceOnly - W8_Eager.
+// Cache-hit overhead per run = W8_Lazy - TraceOnly/1 - W8_Eager.
 #include <benchmark/benchmark.h>
 
 #include <lazuli/lazuli.h>
@@ -14,9 +15,11 @@ namespace {
 constexpr int kOps = 100;
 constexpr int64_t kElements = 1024;
 
-lz::Tensor chain(lz::Tensor x) {
+// W8's chain; with_numbers=false leaves out the operators with a C++
+// number (x * 1.0001 also builds a 0-dim eager tensor per call).
+lz::Tensor chain(lz::Tensor x, bool with_numbers = true) {
   for (int i = 0; i < kOps; ++i) {
-    switch (i % 4) {
+    switch (with_numbers ? i % 4 : 2 + i % 2) {
       case 0: x = x * 1.0001; break;
       case 1: x = x + 0.5; break;
       case 2: x = x.neg(); break;
@@ -28,8 +31,9 @@ lz::Tensor chain(lz::Tensor x) {
 
 void BM_TraceOnly(benchmark::State& state) {
   const lz::Tensor x = lz::randn({kElements}).to_lazy();
+  const bool with_numbers = state.range(0) != 0;
   for (auto _ : state) {
-    lz::Tensor y = chain(x);
+    lz::Tensor y = chain(x, with_numbers);
     benchmark::DoNotOptimize(y);
     state.PauseTiming();
     y = lz::Tensor();
@@ -40,7 +44,8 @@ void BM_TraceOnly(benchmark::State& state) {
   state.counters["per_op"] = benchmark::Counter(
       kOps, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_TraceOnly)->Unit(benchmark::kMicrosecond);
+// Arg 1: W8's chain; arg 0: unary operators only (neg, abs).
+BENCHMARK(BM_TraceOnly)->Arg(1)->Arg(0)->Unit(benchmark::kMicrosecond);
 
 void BM_W8_Lazy(benchmark::State& state) {
   const lz::Tensor x = lz::randn({kElements}).to_lazy();

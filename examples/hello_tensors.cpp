@@ -1,5 +1,5 @@
 // The main job until the fusion benchmark runner exists: compute a few
-// tensors with the public API and print them.
+// tensors with the public API, eagerly and lazily, and print them.
 #include <iostream>
 
 #include <lazuli/lazuli.h>
@@ -14,6 +14,15 @@ int main() {
   std::cout << "row sums: " << y.sum({1}) << "\n";
   std::cout << "x.t() (a view, strides " << lz::shape_str(x.t().strides()) << "):\n" << x.t() << "\n";
   std::cout << "int32 + 2.5 -> " << (lz::arange(3, lz::kInt32) + 2.5) << "\n";
-  std::cout << "randn: " << lz::randn({4}) << "\n";
+  std::cout << "randn: " << lz::randn({4}) << "\n\n";
+
+  // The same computation, lazily: recorded into a graph, run on to_eager().
+  lz::Tensor lx = x.to_lazy();
+  lz::Tensor ly = lz::relu(lx * 2 - b).exp();
+  lz::Tensor row_sums = ly.sum({1});
+  std::cout << "lazy graph before running:\n" << lz::lazy::dump_trace() << "\n";
+  std::cout << "lazy row sums: " << row_sums.to_eager() << "\n";
+  std::cout << "lazy y equals eager y: " << std::boolalpha << lz::allclose(ly.to_eager(), y) << "\n\n";
+  std::cout << lz::lazy::metrics().report();
   return 0;
 }

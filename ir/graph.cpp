@@ -107,6 +107,9 @@ ValueId Graph::add_node(const OperatorEntry& op, std::span<const Arg> args,
                         std::span<const ValueId> operands, std::span<const TensorMeta> outputs,
                         uint32_t implicit_generator) {
   uint64_t h = op.name_hash;
+  for (ValueId v : operands) {
+    LZ_INTERNAL_ASSERT(v < values_.size(), op.name, ": operand %", v, " is not a value of this graph");
+  }
   auto operand_hash = [&](uint64_t i) {
     LZ_INTERNAL_ASSERT(i < operands.size(), "operand ", i, " of ", operands.size(), " for ", op.name);
     return values_[operands[i]].hash;
@@ -189,7 +192,10 @@ void Graph::clear() {
 
 uint64_t Graph::hash_of(std::span<const ValueId> values) const {
   uint64_t h = hash_combine(stable_hash("graph"), values.size());
-  for (ValueId v : values) h = hash_combine(h, values_[v].hash);
+  for (ValueId v : values) {
+    LZ_INTERNAL_ASSERT(v < values_.size(), "hash_of: %", v, " is not a value of this graph");
+    h = hash_combine(h, values_[v].hash);
+  }
   return h;
 }
 

@@ -77,6 +77,12 @@ size_t pending_nodes() {
   return tr.graph().num_nodes();
 }
 
+size_t pending_operators() {
+  Trace& tr = Trace::current();
+  std::lock_guard<std::recursive_mutex> lock(tr.mutex());
+  return tr.graph().num_nodes() - tr.graph().num_inputs();
+}
+
 std::string dump_trace() {
   Trace& tr = Trace::current();
   std::lock_guard<std::recursive_mutex> lock(tr.mutex());

@@ -19,6 +19,8 @@ void sync_all();
 namespace lazy {
 // Nodes in this thread's trace right now (0 after a materialisation).
 size_t pending_nodes();
+// The operator nodes among them (graph inputs not counted).
+size_t pending_operators();
 // The text of this thread's trace, with the values live tensors need as
 // outputs (for debugging; see ir/printer.h).
 std::string dump_trace();

@@ -39,6 +39,12 @@ struct LazyMetrics {
   std::string report() const;
 };
 
+// m[key], or 0 when the key was never counted.
+inline uint64_t count_of(const CountMap& m, std::string_view key) {
+  auto it = m.find(key);
+  return it == m.end() ? 0 : it->second;
+}
+
 // A snapshot of the process-wide counters.
 LazyMetrics metrics();
 void reset_metrics();

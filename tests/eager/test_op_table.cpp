@@ -3,9 +3,9 @@
 // in functional, in-place and out= form, and its error inputs.
 #include <catch2/catch.hpp>
 
-#include <deque>
 #include <string>
 
+#include "tests/op_table/entry_tests.h"
 #include "tests/op_table/op_runner.h"
 
 namespace {
@@ -38,24 +38,6 @@ void run_entry(const lzt::OpInfo& op) {
   }
 }
 
-class EntryTest : public Catch::ITestInvoker {
- public:
-  explicit EntryTest(std::string name) : name_(std::move(name)) {}
-  void invoke() const override { run_entry(lzt::find_op(name_)); }
-
- private:
-  std::string name_;
-};
-
-// Registers one test case per entry before Catch2's main runs.
-const bool registered = [] {
-  static std::deque<std::string> names;  // Catch keeps references to the names
-  for (const lzt::OpInfo& op : lzt::op_table()) {
-    names.push_back("op table: " + op.name);
-    Catch::AutoReg(new EntryTest(op.name), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
-                   Catch::NameAndTags{Catch::StringRef(names.back()), "[eager][op_table]"});
-  }
-  return true;
-}();
+const bool registered = lzt::register_entry_tests("op table: ", "[eager][op_table]", &run_entry);
 
 }  // namespace

@@ -19,29 +19,8 @@ namespace {
 
 namespace lzl = lz::lazy;
 
-uint64_t count_of(const lzl::CountMap& m, std::string_view key) {
-  auto it = m.find(key);
-  return it == m.end() ? 0 : it->second;
-}
 
 std::vector<int64_t> sizes_of(const Tensor& t) { return {t.sizes().begin(), t.sizes().end()}; }
-// Operator nodes (not graph inputs) pending in this thread's trace, read
-// from its text. A Scalar operand of mul/add/... enters the graph as a
-// wrapped 0-dim input, so pending_nodes() also counts those inputs.
-size_t pending_ops() {
-  const std::string dump = lzl::dump_trace();
-  size_t ops = 0;
-  size_t begin = 0;
-  while (begin < dump.size()) {
-    size_t end = dump.find('\n', begin);
-    if (end == std::string::npos) end = dump.size();
-    const std::string_view line(dump.data() + begin, end - begin);
-    const size_t first = line.find_first_not_of(' ');
-    if (first != std::string_view::npos && line[first] == '%' && line.find("= input") == std::string_view::npos) ++ops;
-    begin = end + 1;
-  }
-  return ops;
-}
 
 std::vector<int64_t> strides_of(const Tensor& t) { return {t.strides().begin(), t.strides().end()}; }
 
@@ -133,7 +112,7 @@ TEST_CASE("lazy chain of 20 pointwise ops equals eager", "[lazy]") {
   CHECK(sizes_of(y) == std::vector<int64_t>{4, 8});
   CHECK(y.dtype() == lz::kFloat32);
   CHECK(lzl::metrics().ops_traced == 20);
-  CHECK(pending_ops() == 20);
+  CHECK(lzl::pending_operators() == 20);
   CHECK(lzl::pending_nodes() >= 21);  // and the inputs
   CHECK(lzl::metrics().graphs_materialized == 0);
 
@@ -141,7 +120,7 @@ TEST_CASE("lazy chain of 20 pointwise ops equals eager", "[lazy]") {
   const lzl::LazyMetrics m = lzl::metrics();
   CHECK(m.graphs_materialized == 1);
   CHECK(m.eager_steps_total == 20);
-  CHECK(count_of(m.syncs, "to_eager") == 1);
+  CHECK(lzl::count_of(m.syncs, "to_eager") == 1);
   CHECK(lzl::pending_nodes() == 0);
 }
 
@@ -161,7 +140,7 @@ TEST_CASE("lazy diamond computes the shared value once", "[lazy]") {
   check_same(y, expected);
   CHECK(lzl::metrics().graphs_materialized == 1);
   CHECK(lzl::metrics().eager_steps_total == 5);  // exp ran once for both branches
-  CHECK(count_of(lzl::metrics().eager_steps, "exp") == 1);
+  CHECK(lzl::count_of(lzl::metrics().eager_steps, "exp") == 1);
 }
 
 TEST_CASE("lazy value reused by several live outputs is materialised in one graph", "[lazy]") {
@@ -190,7 +169,7 @@ TEST_CASE("lazy value reused by several live outputs is materialised in one grap
   const lzl::LazyMetrics after_all = lzl::metrics();
   CHECK(after_all.graphs_materialized == 1);
   CHECK(after_all.eager_steps_total == after_first.eager_steps_total);
-  CHECK(count_of(after_all.syncs, "to_eager") == 1);
+  CHECK(lzl::count_of(after_all.syncs, "to_eager") == 1);
   CHECK(lzl::pending_nodes() == 0);
 }
 
@@ -221,7 +200,7 @@ TEST_CASE("lazy result is stored and a later graph takes it as an input", "[lazy
   CHECK(dump.find("sin(") == std::string::npos);
   CHECK(dump.find("tanh(") == std::string::npos);
   CHECK(dump.find("sigmoid(") == std::string::npos);
-  CHECK(pending_ops() == 2);
+  CHECK(lzl::pending_operators() == 2);
 
   const uint64_t steps_before = lzl::metrics().eager_steps_total;
   check_same(z, expected.mul(Scalar(3.0)).add(Scalar(1.0)));
@@ -250,7 +229,7 @@ TEST_CASE("lazy executable cache hits when only Scalars change", "[lazy]") {
   CHECK(m.graphs_materialized == 5);
   CHECK(m.cache_misses == 1);
   CHECK(m.cache_hits == 4);
-  CHECK(count_of(m.cache_miss_reasons, "new graph") == 1);
+  CHECK(lzl::count_of(m.cache_miss_reasons, "new graph") == 1);
 }
 
 TEST_CASE("lazy executable cache misses on a new shape attribute", "[lazy]") {
@@ -268,7 +247,7 @@ TEST_CASE("lazy executable cache misses on a new shape attribute", "[lazy]") {
   CHECK(m.graphs_materialized == 3);
   CHECK(m.cache_misses == 2);
   CHECK(m.cache_hits == 1);
-  CHECK(count_of(m.cache_miss_reasons, "new graph") == 2);
+  CHECK(lzl::count_of(m.cache_miss_reasons, "new graph") == 2);
 }
 
 TEST_CASE("lazy executable cache misses on a strided input where a contiguous one was", "[lazy]") {
@@ -288,7 +267,7 @@ TEST_CASE("lazy executable cache misses on a strided input where a contiguous on
   const lzl::LazyMetrics m = lzl::metrics();
   CHECK(m.cache_misses == 2);
   CHECK(m.cache_hits == 2);
-  CHECK(count_of(m.cache_miss_reasons, "new graph") == 1);
+  CHECK(lzl::count_of(m.cache_miss_reasons, "new graph") == 1);
   std::string layout_reason;
   for (const auto& [reason, n] : m.cache_miss_reasons) {
     if (reason != "new graph") layout_reason = reason;
@@ -641,22 +620,22 @@ TEST_CASE("lazy sync and sync_all count their cause and compute siblings", "[laz
   const Tensor a = x.exp();
   const Tensor b = x.sin();
   lz::sync({a});
-  CHECK(count_of(lzl::metrics().syncs, "sync") == 1);
+  CHECK(lzl::count_of(lzl::metrics().syncs, "sync") == 1);
   CHECK(lzl::metrics().graphs_materialized == 1);
   CHECK(lzl::pending_nodes() == 0);
   check_same(b, xe.sin());
   check_same(a, xe.exp());
   CHECK(lzl::metrics().graphs_materialized == 1);
-  CHECK(count_of(lzl::metrics().syncs, "to_eager") == 0);
+  CHECK(lzl::count_of(lzl::metrics().syncs, "to_eager") == 0);
 
   lz::sync({a, b});  // nothing pending: nothing runs
-  CHECK(count_of(lzl::metrics().syncs, "sync") == 1);
+  CHECK(lzl::count_of(lzl::metrics().syncs, "sync") == 1);
   CHECK(lzl::metrics().graphs_materialized == 1);
 
   const Tensor c = a.cos();
   const Tensor d = b.mul(c);
   lz::sync_all();
-  CHECK(count_of(lzl::metrics().syncs, "sync") == 2);
+  CHECK(lzl::count_of(lzl::metrics().syncs, "sync") == 2);
   CHECK(lzl::metrics().graphs_materialized == 2);
   CHECK(lzl::pending_nodes() == 0);
   check_same(d, xe.sin() * xe.exp().cos());
@@ -672,7 +651,7 @@ TEST_CASE("lazy item materialises the siblings too", "[lazy]") {
   const Tensor shifted = d.add(Scalar(1.0));
   const float v = total.item<float>();
   CHECK(v == Approx(xe.mul(Scalar(2.0)).sum().item<float>()).margin(1e-5));
-  CHECK(count_of(lzl::metrics().syncs, "item") == 1);
+  CHECK(lzl::count_of(lzl::metrics().syncs, "item") == 1);
   CHECK(lzl::metrics().graphs_materialized == 1);
   CHECK(lzl::pending_nodes() == 0);
   check_same(shifted, xe.mul(Scalar(2.0)).add(Scalar(1.0)));
@@ -687,13 +666,13 @@ TEST_CASE("lazy print and data_ptr count their cause", "[lazy]") {
   std::ostringstream os;
   os << g;
   CHECK(os.str() == xe.tanh().to_string());
-  CHECK(count_of(lzl::metrics().syncs, "print") == 1);
+  CHECK(lzl::count_of(lzl::metrics().syncs, "print") == 1);
   CHECK(lzl::metrics().graphs_materialized == 1);
 
   const Tensor h = xe.to_lazy().abs().add(Scalar(1.0));
   const float* p = h.data_ptr<float>();
   REQUIRE(p != nullptr);
-  CHECK(count_of(lzl::metrics().syncs, "data_access") == 1);
+  CHECK(lzl::count_of(lzl::metrics().syncs, "data_access") == 1);
   CHECK(lzl::metrics().graphs_materialized == 2);
   const Tensor he = xe.abs().add(Scalar(1.0)).contiguous();
   const float* q = he.data_ptr<float>();
@@ -702,8 +681,8 @@ TEST_CASE("lazy print and data_ptr count their cause", "[lazy]") {
 
   const Tensor k = xe.to_lazy().neg();
   (void)k.to_string();
-  CHECK(count_of(lzl::metrics().syncs, "print") == 2);
-  CHECK(count_of(lzl::metrics().syncs, "to_eager") == 0);
+  CHECK(lzl::count_of(lzl::metrics().syncs, "print") == 2);
+  CHECK(lzl::count_of(lzl::metrics().syncs, "to_eager") == 0);
 }
 
 // ---- 9. Node freeing and automatic cuts -------------------------------------------------
@@ -729,7 +708,7 @@ TEST_CASE("lazy auto-cut at the node limit keeps traces short and results right"
     REQUIRE(lzl::pending_nodes() <= 50 + 3);
   }
   const lzl::LazyMetrics m = lzl::metrics();
-  CHECK(count_of(m.syncs, "auto_cut") >= 3);
+  CHECK(lzl::count_of(m.syncs, "auto_cut") >= 3);
   CHECK(lzl::pending_nodes() < 50);
   CHECK(m.ops_traced == 200);
   check_same(y, ye, 1e-4, 1e-5);
@@ -780,8 +759,8 @@ TEST_CASE("lazy forced eager operator falls back and stays correct", "[lazy]") {
   const Tensor y = xe.to_lazy().mul(Scalar(0.5)).exp().add(Scalar(1.0));
   CHECK(y.is_lazy());
   lzl::LazyMetrics m = lzl::metrics();
-  CHECK(count_of(m.eager_fallbacks, "exp") == 1);
-  CHECK(count_of(m.syncs, "fallback") == 1);  // the mul, needed by exp
+  CHECK(lzl::count_of(m.eager_fallbacks, "exp") == 1);
+  CHECK(lzl::count_of(m.syncs, "fallback") == 1);  // the mul, needed by exp
   check_same(y, xe.mul(Scalar(0.5)).exp().add(Scalar(1.0)));
 
   // A full name ("add.Tensor") forces that overload only: sub.Tensor and
@@ -794,10 +773,10 @@ TEST_CASE("lazy forced eager operator falls back and stays correct", "[lazy]") {
   CHECK(z.is_lazy());
   CHECK(w.is_lazy());
   m = lzl::metrics();
-  CHECK(count_of(m.eager_fallbacks, "add.Tensor") == 1);
-  CHECK(count_of(m.eager_fallbacks, "sub.Tensor") == 0);
-  CHECK(count_of(m.eager_fallbacks, "exp") == 0);
-  CHECK(pending_ops() == 2);  // w's sin and sub
+  CHECK(lzl::count_of(m.eager_fallbacks, "add.Tensor") == 1);
+  CHECK(lzl::count_of(m.eager_fallbacks, "sub.Tensor") == 0);
+  CHECK(lzl::count_of(m.eager_fallbacks, "exp") == 0);
+  CHECK(lzl::pending_operators() == 2);  // w's sin and sub
   check_same(z, xe.sin() + xe);
   check_same(w, xe.sin() - xe);
   CHECK(lzl::metrics().graphs_materialized == 2);  // z's sin for the fallback, then w
@@ -817,7 +796,7 @@ TEST_CASE("lazy strict mode refuses a forced eager operator naming it", "[lazy]"
   INFO(msg);
   CHECK(msg.find("exp") != std::string::npos);
   CHECK(lzl::pending_nodes() == pending);
-  CHECK(count_of(lzl::metrics().eager_fallbacks, "exp") == 0);
+  CHECK(lzl::count_of(lzl::metrics().eager_fallbacks, "exp") == 0);
   CHECK(lzl::metrics().graphs_materialized == 0);
   // Traceable operators still work in strict mode.
   check_same(x.sin(), xe.mul(Scalar(2.0)).sin());

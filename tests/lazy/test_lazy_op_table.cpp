@@ -6,10 +6,10 @@
 // the call. Random operators must draw exactly what they draw eagerly.
 #include <catch2/catch.hpp>
 
-#include <deque>
 #include <string>
 
 #include "core/dispatcher.h"
+#include "tests/op_table/entry_tests.h"
 #include "tests/op_table/op_runner.h"
 #include "tests/op_table/tensor_access.h"
 
@@ -141,23 +141,6 @@ void run_entry(const lzt::OpInfo& op) {
   }
 }
 
-class LazyEntryTest : public Catch::ITestInvoker {
- public:
-  explicit LazyEntryTest(std::string name) : name_(std::move(name)) {}
-  void invoke() const override { run_entry(lzt::find_op(name_)); }
-
- private:
-  std::string name_;
-};
-
-const bool registered = [] {
-  static std::deque<std::string> names;  // Catch keeps references to the names
-  for (const lzt::OpInfo& op : lzt::op_table()) {
-    names.push_back("lazy op table: " + op.name);
-    Catch::AutoReg(new LazyEntryTest(op.name), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
-                   Catch::NameAndTags{Catch::StringRef(names.back()), "[lazy][op_table]"});
-  }
-  return true;
-}();
+const bool registered = lzt::register_entry_tests("lazy op table: ", "[lazy][op_table]", &run_entry);
 
 }  // namespace

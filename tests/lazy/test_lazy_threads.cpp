@@ -24,27 +24,7 @@ namespace {
 
 namespace lzl = lz::lazy;
 
-uint64_t count_of(const lzl::CountMap& m, std::string_view key) {
-  auto it = m.find(key);
-  return it == m.end() ? 0 : it->second;
-}
 
-// Operator nodes (not graph inputs) pending in this thread's trace; a
-// Scalar operand of mul/add enters the graph as a wrapped 0-dim input.
-size_t pending_ops() {
-  const std::string dump = lzl::dump_trace();
-  size_t ops = 0;
-  size_t begin = 0;
-  while (begin < dump.size()) {
-    size_t end = dump.find('\n', begin);
-    if (end == std::string::npos) end = dump.size();
-    const std::string_view line(dump.data() + begin, end - begin);
-    const size_t first = line.find_first_not_of(' ');
-    if (first != std::string_view::npos && line[first] == '%' && line.find("= input") == std::string_view::npos) ++ops;
-    begin = end + 1;
-  }
-  return ops;
-}
 
 // Collects failures from worker threads.
 class Failures {
@@ -124,8 +104,8 @@ TEST_CASE("lazy four threads trace and materialise their own graphs 50 times", "
   CHECK(m.cache_hits + m.cache_misses == kThreads * kRounds);
   CHECK(m.cache_misses >= 1);
   CHECK(m.cache_hits >= kThreads * kRounds - kThreads);
-  CHECK(count_of(m.syncs, "to_eager") == kThreads * kRounds);
-  CHECK(count_of(m.syncs, "cross_thread") == 0);
+  CHECK(lzl::count_of(m.syncs, "to_eager") == kThreads * kRounds);
+  CHECK(lzl::count_of(m.syncs, "cross_thread") == 0);
 }
 
 TEST_CASE("lazy tensor traced on one thread and used on another", "[lazy]") {
@@ -136,7 +116,7 @@ TEST_CASE("lazy tensor traced on one thread and used on another", "[lazy]") {
   size_t pending_on_producer = 0;
   std::thread producer([&] {
     a = xe.to_lazy().exp().mul(Scalar(3.0));
-    pending_on_producer = pending_ops();
+    pending_on_producer = lzl::pending_operators();
   });
   producer.join();
   REQUIRE(a.is_lazy());
@@ -145,17 +125,17 @@ TEST_CASE("lazy tensor traced on one thread and used on another", "[lazy]") {
 
   const Tensor b = a.add(Scalar(1.0));  // runs the producer's trace first
   lzl::LazyMetrics m = lzl::metrics();
-  CHECK(count_of(m.syncs, "cross_thread") == 1);
+  CHECK(lzl::count_of(m.syncs, "cross_thread") == 1);
   CHECK(m.graphs_materialized == 1);
-  CHECK(pending_ops() == 1);  // the add (a is an input now)
+  CHECK(lzl::pending_operators() == 1);  // the add (a is an input now)
 
   const Tensor ae = xe.exp().mul(Scalar(3.0));
   CHECK(difference(b, ae.add(Scalar(1.0))) == "");
   CHECK(difference(a, ae) == "");
   m = lzl::metrics();
   CHECK(m.graphs_materialized == 2);
-  CHECK(count_of(m.syncs, "cross_thread") == 1);
-  CHECK(count_of(m.syncs, "to_eager") == 1);
+  CHECK(lzl::count_of(m.syncs, "cross_thread") == 1);
+  CHECK(lzl::count_of(m.syncs, "to_eager") == 1);
 
   // A pending tensor of a finished thread read directly, and one dropped here.
   Tensor c;
@@ -238,6 +218,6 @@ TEST_CASE("lazy tensors handed between running threads", "[lazy]") {
   consumer.join();
   report(failures.take());
   const lzl::LazyMetrics m = lzl::metrics();
-  CHECK(count_of(m.syncs, "cross_thread") >= 1);
-  CHECK(count_of(m.syncs, "cross_thread") <= kItems);
+  CHECK(lzl::count_of(m.syncs, "cross_thread") >= 1);
+  CHECK(lzl::count_of(m.syncs, "cross_thread") <= kItems);
 }
