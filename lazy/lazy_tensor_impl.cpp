@@ -4,15 +4,10 @@
 
 namespace lz::lazy {
 
-DispatchKeySet lazy_key_set(Device device) {
-  // Only the Lazy key: a lazy tensor has no storage, so no backend kernel
-  // may ever see it; the Lazy fallback hands backends eager tensors.
-  (void)device;
-  return DispatchKeySet(DispatchKey::Lazy);
-}
-
+// Only the Lazy key: a lazy tensor has no storage, so no backend kernel may
+// ever see one; the Lazy fallback hands backends eager tensors.
 LazyTensorImpl::LazyTensorImpl(const TensorMeta& type, LazyValue value)
-    : TensorImpl(type.dtype, type.device, lazy_key_set(type.device), type.sizes),
+    : TensorImpl(type.dtype, type.device, DispatchKeySet(DispatchKey::Lazy), type.sizes),
       value_(std::move(value)) {}
 
 LazyTensorImpl::LazyTensorImpl(LazyTensorImpl& base, IntArrayRef sizes, IntArrayRef strides,

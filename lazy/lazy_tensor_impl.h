@@ -83,7 +83,5 @@ inline LazyTensorImpl* lazy_impl(const Tensor& t) {
   return t.is_lazy() ? static_cast<LazyTensorImpl*>(t.unsafe_get_impl()) : nullptr;
 }
 
-// The dispatch keys of a lazy tensor on `device`.
-DispatchKeySet lazy_key_set(Device device);
 
 }  // namespace lz::lazy

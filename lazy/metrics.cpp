@@ -21,6 +21,12 @@ LazyMetrics& state() {
   return m;
 }
 
+void increment(CountMap& m, std::string_view key, uint64_t by) {
+  auto it = m.find(key);
+  if (it == m.end()) it = m.emplace(std::string(key), 0).first;
+  it->second += by;
+}
+
 void print_map(std::ostream& os, std::string_view title, const CountMap& m) {
   if (m.empty()) return;
   os << "  " << title << ":\n";
@@ -63,8 +69,6 @@ std::string LazyMetrics::report() const {
 
 namespace detail {
 
-void increment(CountMap& m, std::string_view key, uint64_t by);
-
 void count_traced() { g_ops_traced.fetch_add(1, std::memory_order_relaxed); }
 
 void count_sync(SyncCause cause) {
@@ -103,12 +107,6 @@ void count_run(uint64_t graphs, uint64_t nodes_freed, uint64_t bytes_allocated) 
   state().graphs_materialized += graphs;
   state().nodes_freed += nodes_freed;
   state().bytes_allocated += bytes_allocated;
-}
-
-void increment(CountMap& m, std::string_view key, uint64_t by) {
-  auto it = m.find(key);
-  if (it == m.end()) it = m.emplace(std::string(key), 0).first;
-  it->second += by;
 }
 
 void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op) {

@@ -112,33 +112,17 @@ bool is_random(const lzt::OpInfo& op) {
 void run_entry(const lzt::OpInfo& op) {
   const lzt::OpInfo lazy = lazy_variant(op, false);
   const lzt::OpInfo mixed = lazy_variant(op, true);
-  for (lz::ScalarType dtype : op.dtypes) {
-    for (const lzt::SampleInput& sample : op.samples(dtype)) {
-      const std::string where = op.name + " [" + std::string(lz::to_string(dtype)) + "] " + sample.str();
-      for (const auto& [form, result] :
-           {std::pair{"lazy functional", lzt::run_functional(lazy, sample)},
-            std::pair{"mixed lazy/eager functional", lzt::run_functional(mixed, sample)},
-            std::pair{"lazy in-place", lzt::run_inplace(lazy, sample)},
-            std::pair{"lazy out=", lzt::run_out(lazy, sample)},
-            std::pair{"lazy vs eager, same seed", is_random(op) ? compare_random(op, sample) : std::string()}}) {
-        if (result.empty()) {
-          SUCCEED();
-        } else {
-          FAIL_CHECK(where << " (" << form << "): " << result);
-        }
-      }
-    }
-  }
-  if (op.errors) {
-    for (const lzt::ErrorInput& error : op.errors()) {
-      const std::string result = lzt::run_error(lazy, error);
-      if (result.empty()) {
-        SUCCEED();
-      } else {
-        FAIL_CHECK(op.name << " lazy error input " << error.input.str() << ": " << result);
-      }
-    }
-  }
+  lzt::check_entry(
+      op,
+      [&](const lzt::SampleInput& sample) {
+        return lzt::FormResults{
+            {"lazy functional", lzt::run_functional(lazy, sample)},
+            {"mixed lazy/eager functional", lzt::run_functional(mixed, sample)},
+            {"lazy in-place", lzt::run_inplace(lazy, sample)},
+            {"lazy out=", lzt::run_out(lazy, sample)},
+            {"lazy vs eager, same seed", is_random(op) ? compare_random(op, sample) : std::string()}};
+      },
+      [&](const lzt::ErrorInput& error) { return lzt::run_error(lazy, error); });
 }
 
 const bool registered = lzt::register_entry_tests("lazy op table: ", "[lazy][op_table]", &run_entry);
