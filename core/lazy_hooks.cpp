@@ -23,4 +23,11 @@ LazyHooks& lazy_hooks() {
   return hooks;
 }
 
+namespace {
+thread_local std::source_location t_sync_site;
+}  // namespace
+
+void set_sync_site(const std::source_location& where) { t_sync_site = where; }
+const std::source_location& sync_site() { return t_sync_site; }
+
 }  // namespace lz

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <source_location>
 #include <string_view>
 
 namespace lz {
@@ -33,5 +34,10 @@ struct LazyHooks {
 
 // The installed hooks (all null when the lazy layer is not linked).
 LazyHooks& lazy_hooks();
+
+// Where the user's code last asked for values on this thread (to_eager(),
+// lz::sync): debug output and recompilation warnings name it.
+void set_sync_site(const std::source_location& where);
+const std::source_location& sync_site();
 
 }  // namespace lz

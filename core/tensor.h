@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <source_location>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -61,8 +62,9 @@ class Tensor {
   // recorded, not run, until a value is needed. Self when already lazy.
   Tensor to_lazy() const;
   // The value of a lazy tensor as an eager tensor (runs pending work once;
-  // later calls return the stored value). Self when already eager.
-  Tensor to_eager() const;
+  // later calls return the stored value). Self when already eager. `where`
+  // (the caller) is named by LZ_DEBUG and recompilation warnings.
+  Tensor to_eager(const std::source_location& where = std::source_location::current()) const;
   bool is_lazy() const { return defined() && key_set().has(DispatchKey::Lazy); }
 
   // ---- Data access (eager CPU tensors; a lazy tensor is materialised) ------

@@ -24,9 +24,10 @@ Tensor Tensor::to_lazy() const {
   return checked_lazy_hooks("to_lazy").to_lazy(*this);
 }
 
-Tensor Tensor::to_eager() const {
+Tensor Tensor::to_eager(const std::source_location& where) const {
   LZ_CHECK(defined(), ValueError, "[to_eager] self: the tensor is undefined");
   if (!is_lazy()) return *this;
+  set_sync_site(where);
   return checked_lazy_hooks("to_eager").to_eager(*this, SyncCause::ToEager);
 }
 

@@ -28,12 +28,16 @@ ScalarType combine_categories(ScalarType higher, ScalarType lower) {
 
 void ResultTypeState::add(const Tensor& t) {
   if (!t.defined()) return;
-  if (t.unsafe_get_impl()->is_wrapped_number()) {
-    wrapped_result_ = promote_skip_undefined(wrapped_result_, wrapped_dtype(t.dtype()));
-  } else if (t.dim() > 0) {
-    dim_result_ = promote_skip_undefined(dim_result_, t.dtype());
+  add(t.dtype(), t.dim(), t.unsafe_get_impl()->is_wrapped_number());
+}
+
+void ResultTypeState::add(ScalarType dtype, int64_t dim, bool wrapped_number) {
+  if (wrapped_number) {
+    wrapped_result_ = promote_skip_undefined(wrapped_result_, wrapped_dtype(dtype));
+  } else if (dim > 0) {
+    dim_result_ = promote_skip_undefined(dim_result_, dtype);
   } else {
-    zero_dim_result_ = promote_skip_undefined(zero_dim_result_, t.dtype());
+    zero_dim_result_ = promote_skip_undefined(zero_dim_result_, dtype);
   }
 }
 

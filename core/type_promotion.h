@@ -16,6 +16,9 @@ class ResultTypeState {
  public:
   void add(const Tensor& t);
   void add(const Scalar& s);
+  // An operand known only by its type (a graph value): its dtype, its rank,
+  // and whether it is a wrapped number.
+  void add(ScalarType dtype, int64_t dim, bool wrapped_number);
   ScalarType result() const;
 
  private:

@@ -21,7 +21,13 @@ int main() {
   lz::Tensor ly = lz::relu(lx * 2 - b).exp();
   lz::Tensor row_sums = ly.sum({1});
   std::cout << "lazy graph before running:\n" << lz::lazy::dump_trace() << "\n";
-  std::cout << "lazy row sums: " << row_sums.to_eager() << "\n";
+  // LZ_DEBUG=4 in code: the fusion plan and its kernel IR go to stderr.
+  lz::lazy::Settings settings = lz::lazy::settings();
+  settings.debug_level = 4;
+  lz::lazy::set_settings(settings);
+  std::cout << "lazy row sums: " << row_sums.to_eager() << std::endl;
+  settings.debug_level = 0;
+  lz::lazy::set_settings(settings);
   std::cout << "lazy y equals eager y: " << std::boolalpha << lz::allclose(ly.to_eager(), y) << "\n\n";
   std::cout << lz::lazy::metrics().report();
   return 0;

@@ -31,6 +31,14 @@ std::string_view to_string(ArgKind kind) {
   return "?";
 }
 
+uint64_t input_hash(uint32_t input_index, const Tensor& data) {
+  const uint64_t h = hash_combine(stable_hash("input"), input_index);
+  // A wrapped number (a C++ scalar in x * 0.5) promotes differently from a
+  // 0-dim tensor; kernels lowered for one are wrong for the other.
+  const bool wrapped = data.defined() && data.unsafe_get_impl()->is_wrapped_number();
+  return wrapped ? hash_combine(h, stable_hash("wrapped number")) : h;
+}
+
 uint64_t value_hash(uint64_t node_hash, uint32_t output_index, const TensorMeta& type) {
   uint64_t h = hash_combine(node_hash, output_index);
   h = hash_combine(h, static_cast<uint64_t>(type.dtype));
@@ -44,7 +52,7 @@ ValueId Graph::add_input(const TensorMeta& type, Tensor data) {
   const auto value_id = static_cast<ValueId>(values_.size());
   Node& n = nodes_.emplace_back();
   n.input_index = static_cast<uint32_t>(inputs_.size());
-  n.hash = hash_combine(stable_hash("input"), n.input_index);
+  n.hash = input_hash(n.input_index, data);
   n.first_output = value_id;
   n.num_outputs = 1;
   Value& v = values_.emplace_back();
@@ -133,7 +141,15 @@ ValueId Graph::add_node(const OperatorEntry& op, std::span<const Arg> args,
         break;
       // Runtime parameters: only which one and (for scalars) its kind, never
       // the value, which is read when the graph runs.
-      case ArgKind::Scalar: h = hash_combine(hash_combine(h, a.index), static_cast<uint64_t>(a.i)); break;
+      case ArgKind::Scalar: {
+        h = hash_combine(hash_combine(h, a.index), static_cast<uint64_t>(a.i));
+        // 0 and 1 are part of the structure (x * 1 folds, alpha=1 needs no
+        // multiply); any other value is a runtime parameter.
+        if (a.index < scalars_.size() && is_special_scalar(scalars_[a.index])) {
+          h = hash_combine(h, 1 + std::bit_cast<uint64_t>(scalars_[a.index].to_double()));
+        }
+        break;
+      }
       case ArgKind::Generator: h = hash_combine(h, a.index); break;
       case ArgKind::Double: h = hash_combine(h, std::bit_cast<uint64_t>(a.d)); break;
       case ArgKind::IntList:
@@ -189,6 +205,16 @@ void Graph::clear() {
   generators_.clear();
   inputs_.clear();
   input_data_.clear();
+}
+
+bool is_special_scalar(const Scalar& s) {
+  if (!s.is_floating_point()) {
+    const int64_t v = s.to_long();
+    return v == 0 || v == 1;
+  }
+  // Bitwise: -0.0 == 0.0 numerically, but x - (-0.0) is not x for x = -0.0.
+  const uint64_t bits = std::bit_cast<uint64_t>(s.to_double());
+  return bits == std::bit_cast<uint64_t>(0.0) || bits == std::bit_cast<uint64_t>(1.0);
 }
 
 uint64_t Graph::hash_of(std::span<const ValueId> values) const {

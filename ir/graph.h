@@ -18,7 +18,8 @@
 //
 // Node arguments follow the operator's schema one to one: a Tensor argument
 // is an operand, a Scalar is a runtime parameter (its value is not hashed: a
-// learning rate that changes every step keeps the graph's hash), a Generator
+// learning rate that changes every step keeps the graph's hash; only the
+// special values 0 and 1 are, see is_special_scalar), a Generator
 // is a runtime parameter too, everything else (ints, floats, lists, dtypes)
 // is an attribute and hashed.
 //
@@ -170,7 +171,16 @@ class Graph {
   std::vector<Tensor> input_data_;
 };
 
+// The hash of graph input `input_index` holding `data` (none for parsed graphs).
+uint64_t input_hash(uint32_t input_index, const Tensor& data);
+
 // The hash of a value of `type` made by a node with hash `node_hash`.
 uint64_t value_hash(uint64_t node_hash, uint32_t output_index, const TensorMeta& type);
+
+// A "special" runtime scalar: exactly 0 or 1 (bool, int, or the doubles +0.0
+// and 1.0; -0.0 is not special). Hashing treats these by value (the PyTorch
+// LTC rule), so passes may fold on them (x * 1 -> x) and stay sound for a
+// cached executable; every other scalar value stays a runtime parameter.
+bool is_special_scalar(const Scalar& s);
 
 }  // namespace lz::ir

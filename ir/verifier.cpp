@@ -107,7 +107,7 @@ class Verifier {
     if (n.input_index >= g_.num_inputs() || g_.input_value(n.input_index) != n.first_output) {
       fail("input ", n.input_index, " is not in the graph's input list at that position");
     }
-    if (n.hash != hash_combine(stable_hash("input"), n.input_index)) {
+    if (n.input_index < g_.num_inputs() && n.hash != input_hash(n.input_index, g_.input_data(n.input_index))) {
       fail("an input's hash does not follow from its position");
     }
   }

@@ -93,7 +93,8 @@ void clear_executable_cache() { ExecutableCache::instance().clear(); }
 
 }  // namespace lazy
 
-void sync(TensorList tensors) {
+void sync(TensorList tensors, const std::source_location& where) {
+  set_sync_site(where);
   std::vector<intrusive_ptr<lazy::Trace>> traces;
   for (const Tensor& t : tensors) {
     if (!t.is_lazy()) continue;
@@ -106,6 +107,9 @@ void sync(TensorList tensors) {
   for (const auto& tr : traces) tr->materialize(SyncCause::Explicit);
 }
 
-void sync_all() { lazy::Trace::current().materialize(SyncCause::Explicit); }
+void sync_all(const std::source_location& where) {
+  set_sync_site(where);
+  lazy::Trace::current().materialize(SyncCause::Explicit);
+}
 
 }  // namespace lz

@@ -3,6 +3,8 @@
 // printing, data_ptr(), a device transfer, or these calls.
 #pragma once
 
+#include <source_location>
+
 #include "core/tensor.h"
 #include "lazy/config.h"
 #include "lazy/metrics.h"
@@ -12,9 +14,9 @@ namespace lz {
 // Materialises the given lazy tensors. Like any materialisation, it runs
 // every pending value of their traces that a live tensor still needs, in
 // one graph, so siblings computed later cost nothing.
-void sync(TensorList tensors);
+void sync(TensorList tensors, const std::source_location& where = std::source_location::current());
 // Materialises every live lazy tensor of this thread's trace (a "mark step").
-void sync_all();
+void sync_all(const std::source_location& where = std::source_location::current());
 
 namespace lazy {
 // Nodes in this thread's trace right now (0 after a materialisation).

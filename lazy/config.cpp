@@ -30,6 +30,11 @@ Settings from_environment() {
     }
   }
   if (const char* v = std::getenv("LZ_LAZY_STRICT")) s.strict = std::string_view(v) == "1";
+  if (const char* v = std::getenv("LZ_NO_FUSION")) s.fusion = std::string_view(v) != "1";
+  if (const char* v = std::getenv("LZ_PASSES")) s.pipeline = v;
+  if (const char* v = std::getenv("LZ_DUMP")) s.dump_dir = v;
+  s.debug_level = static_cast<int>(env_size("LZ_DEBUG", 0));
+  s.recompile_warn = env_size("LZ_RECOMPILE_WARN", s.recompile_warn);
   return s;
 }
 
@@ -39,6 +44,7 @@ struct State {
   // Read on every traced operator: kept apart from the mutex.
   std::atomic<size_t> node_limit{settings.node_limit};
   std::atomic<bool> strict{settings.strict};
+  std::atomic<int> debug_level{settings.debug_level};
   std::atomic<bool> any_forced{!settings.force_eager.empty()};
 };
 
@@ -57,20 +63,26 @@ Settings settings() {
 void set_settings(const Settings& s) {
   LZ_CHECK(s.node_limit > 0, ValueError, "[lazy settings] node_limit must be positive");
   LZ_CHECK(s.cache_capacity > 0, ValueError, "[lazy settings] cache_capacity must be positive");
+  bool recompile = false;
   {
     std::lock_guard<std::mutex> lock(state().mutex);
+    // Executables compiled under other passes or fusion settings must not be reused.
+    recompile = s.fusion != state().settings.fusion || s.pipeline != state().settings.pipeline;
     state().settings = s;
     state().node_limit = s.node_limit;
     state().strict = s.strict;
+    state().debug_level = s.debug_level;
     state().any_forced = !s.force_eager.empty();
   }
   ExecutableCache::instance().set_capacity(s.cache_capacity);
+  if (recompile) ExecutableCache::instance().clear();
 }
 
 namespace detail {
 
 size_t node_limit() { return state().node_limit.load(std::memory_order_relaxed); }
 bool strict() { return state().strict.load(std::memory_order_relaxed); }
+int debug_level() { return state().debug_level.load(std::memory_order_relaxed); }
 
 bool forced_eager(std::string_view full_name, std::string_view base_name) {
   if (!state().any_forced.load(std::memory_order_relaxed)) return false;

@@ -8,6 +8,13 @@
 //                          as eager fallbacks); names match "add" or "add.Tensor"
 //   LZ_LAZY_STRICT=1       an operator that cannot be traced raises
 //                          NotImplementedError naming it instead of falling back
+//   LZ_NO_FUSION=1         no kernels: every node runs its eager kernel
+//   LZ_PASSES=spec         the graph pass pipeline ("default", "none", "dce,cse")
+//   LZ_DEBUG=1..4          on stderr: 1 a line per materialisation, 2 also each
+//                          kernel's time and GB/s, 3 also fusion decisions,
+//                          4 also each kernel's IR
+//   LZ_DUMP=dir            every compiled graph dumped into dir (lazy/graph_dump.h)
+//   LZ_RECOMPILE_WARN=n    warn when one graph compiles more than n variants (8)
 #pragma once
 
 #include <cstddef>
@@ -22,6 +29,11 @@ struct Settings {
   size_t cache_capacity = 1024;
   std::vector<std::string> force_eager;
   bool strict = false;
+  bool fusion = true;
+  std::string pipeline = "default";
+  int debug_level = 0;
+  std::string dump_dir;
+  size_t recompile_warn = 8;
 };
 
 Settings settings();
@@ -31,6 +43,7 @@ void set_settings(const Settings& s);
 namespace detail {
 size_t node_limit();
 bool strict();
+int debug_level();
 // Whether `op` ("add.Tensor", base name "add") is forced to run eagerly.
 bool forced_eager(std::string_view full_name, std::string_view base_name);
 }  // namespace detail

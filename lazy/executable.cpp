@@ -1,10 +1,23 @@
 #include "lazy/executable.h"
 
+#include <chrono>
+#include <cstdio>
+
 #include "absl/container/flat_hash_map.h"
 #include "core/dispatcher.h"
 #include "core/error.h"
 #include "core/local_dispatch_key_set.h"
+#include "absl/strings/str_cat.h"
+#include "core/factories.h"
+#include "core/stable_hash.h"
+#include "ir/printer.h"
+#include "lazy/config.h"
+#include "lazy/graph_dump.h"
+#include "lazy/kernel_launch.h"
 #include "lazy/metrics.h"
+#include "passes/fusion.h"
+#include "passes/graph_rewriter.h"
+#include "passes/pass_manager.h"
 
 namespace lz::lazy {
 
@@ -14,6 +27,7 @@ InputLayout layout_of(uint32_t input_index, const Tensor& t) {
   l.contiguous = t.is_contiguous();
   for (int64_t d = 0; d < t.dim() && d < 64; ++d) {
     if (t.stride(d) == 0 && t.size(d) > 1) l.broadcast_dims |= uint64_t{1} << d;
+    if (t.size(d) == 1) l.unit_dims |= uint64_t{1} << d;
   }
   return l;
 }
@@ -86,80 +100,262 @@ bool returns_tensor_list(const FunctionSchema& s) {
 
 }  // namespace
 
-std::unique_ptr<Executable> Executable::build(const ir::Graph& g, std::span<const ir::ValueId> outputs) {
-  auto exe = std::unique_ptr<Executable>(new Executable());
-  std::vector<uint32_t> slot_of(g.num_values(), ir::kNone);
-  auto slot = [&](ir::ValueId v) {
-    LZ_INTERNAL_ASSERT(slot_of[v] != ir::kNone, "value %", v, " used before it is computed");
-    return slot_of[v];
-  };
-  static const OperatorHandle reshape_op = Dispatcher::singleton().find_or_throw("reshape");
-  absl::flat_hash_map<std::string_view, uint64_t> per_op;
+// Builds an executable from a trace: copy, passes, fusion plan, steps.
+class Executable::Builder {
+ public:
+  Builder(Executable& exe, const ir::Graph& trace, std::span<const ir::ValueId> outputs)
+      : exe_(exe), trace_(trace), trace_outputs_(outputs) {}
 
-  for (ir::NodeId id : post_order(g, outputs)) {
-    const ir::Node& n = g.node(id);
-    for (uint32_t k = 0; k < n.num_outputs; ++k) slot_of[n.first_output + k] = exe->num_slots_++;
-    if (n.is_input()) {
-      exe->inputs_.emplace_back(n.input_index, slot_of[n.first_output]);
-      exe->input_layouts_.push_back(layout_of(n.input_index, g.input_data(n.input_index)));
-      continue;
-    }
-    OperatorHandle op(const_cast<OperatorEntry*>(n.op));
-    // The graph is pure: a view node means "these values in this shape",
-    // which reshape gives for any input layout (view would reject some).
-    const bool is_view_op = op.name() == "view";
-    Step step{is_view_op ? reshape_op : op, {}, {}, {}, n.implicit_generator,
-              returns_tensor_list(op.schema()), !op.has_tag(Tag::View), op.name() == "as_strided"};
-    for (const ir::Arg& a : g.args(n)) {
-      StepArg s;
-      switch (a.kind) {
-        case ir::ArgKind::Tensor:
-          s.kind = StepArg::Kind::Slot;
-          s.index = slot(n.operands[a.index]);
-          break;
-        case ir::ArgKind::TensorList:
-          s.kind = StepArg::Kind::SlotList;
-          for (uint32_t k = 0; k < a.count; ++k) s.slots.push_back(static_cast<int32_t>(slot(n.operands[a.index + k])));
-          break;
-        case ir::ArgKind::OptTensorList:
-          s.kind = StepArg::Kind::OptionalSlotList;
-          for (int64_t operand : g.int_pool(a)) {
-            s.slots.push_back(operand < 0 ? -1 : static_cast<int32_t>(slot(n.operands[operand])));
-          }
-          break;
-        case ir::ArgKind::Scalar:
-          s.kind = StepArg::Kind::Scalar;
-          s.index = a.index;
-          break;
-        case ir::ArgKind::Generator:
-          s.kind = StepArg::Kind::Generator;
-          s.index = a.index;
-          break;
-        default: s.constant = constant_of(g, a); break;
-      }
-      step.args.push_back(std::move(s));
-    }
-    for (uint32_t k = 0; k < n.num_outputs; ++k) step.output_slots.push_back(slot_of[n.first_output + k]);
-    ++per_op[op.name()];
-    exe->steps_.push_back(std::move(step));
+  void build();
+
+ private:
+  uint32_t slot(ir::ValueId v);
+  uint32_t size_source(ir::ValueId v);
+  void add_eager_step(ir::NodeId id);
+  void add_kernel_step(const passes::FusionGroup& group);
+  void plan_buffers();
+  void plan_in_place(KernelStep& k, const std::vector<int64_t>& last_use, size_t step);
+
+  Executable& exe_;
+  const ir::Graph& trace_;
+  std::span<const ir::ValueId> trace_outputs_;
+  passes::Program program_;
+  std::vector<uint32_t> slot_of_;
+  absl::flat_hash_map<ir::NodeId, uint32_t> position_;  // trace node -> post-order position
+  absl::flat_hash_map<std::string_view, uint64_t> per_op_;
+};
+
+uint32_t Executable::Builder::slot(ir::ValueId v) {
+  if (slot_of_[v] != ir::kNone) return slot_of_[v];
+  const ir::Node& n = program_.graph.producer(v);
+  LZ_INTERNAL_ASSERT(n.is_input(), "value %", v, " used before it is computed");
+  slot_of_[v] = exe_.num_slots_++;
+  exe_.inputs_.emplace_back(n.input_index, slot_of_[v]);
+  exe_.input_layouts_.push_back(layout_of(n.input_index, program_.graph.input_data(n.input_index)));
+  return slot_of_[v];
+}
+
+uint32_t Executable::Builder::size_source(ir::ValueId v) {
+  const ir::ValueId origin = program_.origin.at(v);
+  LZ_INTERNAL_ASSERT(origin != ir::kNone, "value %", v, " has no origin in the trace: its sizes are unknown at run time");
+  const ir::Value& tv = trace_.value(origin);
+  const ir::Node& tn = trace_.node(tv.node);
+  SizeSource s;
+  if (tn.is_input()) {
+    s.input = true;
+    s.index = tn.input_index;
+  } else {
+    s.index = position_.at(tv.node);
+    s.output = tv.output_index;
+    exe_.needs_order_ = true;
   }
-  for (ir::ValueId out : outputs) exe->output_slots_.push_back(slot(out));
+  exe_.size_sources_.push_back(s);
+  return static_cast<uint32_t>(exe_.size_sources_.size() - 1);
+}
 
-  // Buffer plan: release every slot after its last reader, unless it is an output.
-  std::vector<int64_t> last_use(exe->num_slots_, -1);
-  for (size_t i = 0; i < exe->steps_.size(); ++i) {
-    for (const StepArg& a : exe->steps_[i].args) {
+void Executable::Builder::add_eager_step(ir::NodeId id) {
+  static const OperatorHandle reshape_op = Dispatcher::singleton().find_or_throw("reshape");
+  const ir::Graph& g = program_.graph;
+  const ir::Node& n = g.node(id);
+  OperatorHandle op(const_cast<OperatorEntry*>(n.op));
+  // The graph is pure: a view node means "these values in this shape",
+  // which reshape gives for any input layout (view would reject some).
+  const bool is_view_op = op.name() == "view";
+  Step step;
+  step.op = is_view_op ? reshape_op : op;
+  step.implicit_generator = n.implicit_generator;
+  step.returns_list = returns_tensor_list(op.schema());
+  step.allocates = !op.has_tag(Tag::View);
+  step.strided_from_base = op.name() == "as_strided";
+  for (const ir::Arg& a : g.args(n)) {
+    StepArg s;
+    switch (a.kind) {
+      case ir::ArgKind::Tensor:
+        s.kind = StepArg::Kind::Slot;
+        s.index = slot(n.operands[a.index]);
+        break;
+      case ir::ArgKind::TensorList:
+        s.kind = StepArg::Kind::SlotList;
+        for (uint32_t k = 0; k < a.count; ++k) s.slots.push_back(static_cast<int32_t>(slot(n.operands[a.index + k])));
+        break;
+      case ir::ArgKind::OptTensorList:
+        s.kind = StepArg::Kind::OptionalSlotList;
+        for (int64_t operand : g.int_pool(a)) {
+          s.slots.push_back(operand < 0 ? -1 : static_cast<int32_t>(slot(n.operands[operand])));
+        }
+        break;
+      case ir::ArgKind::Scalar:
+        s.kind = StepArg::Kind::Scalar;
+        s.index = a.index;
+        break;
+      case ir::ArgKind::Generator:
+        s.kind = StepArg::Kind::Generator;
+        s.index = a.index;
+        break;
+      default: s.constant = constant_of(g, a); break;
+    }
+    step.args.push_back(std::move(s));
+  }
+  for (uint32_t k = 0; k < n.num_outputs; ++k) {
+    slot_of_[n.first_output + k] = exe_.num_slots_++;
+    step.output_slots.push_back(slot_of_[n.first_output + k]);
+  }
+  ++per_op_[op.name()];
+  exe_.steps_.push_back(std::move(step));
+}
+
+void Executable::Builder::add_kernel_step(const passes::FusionGroup& group) {
+  KernelStep k;
+  k.kernel = group.kernel;
+  for (size_t b = 0; b < group.buffer_values.size(); ++b) {
+    const ir::ValueId v = group.buffer_values[b];
+    if (group.kernel.buffers[b].output) {
+      slot_of_[v] = exe_.num_slots_++;
+      k.buffer_slots.push_back(slot_of_[v]);
+      k.output_sizes.push_back(static_cast<int32_t>(size_source(v)));
+    } else {
+      k.buffer_slots.push_back(slot(v));
+      k.output_sizes.push_back(-1);
+    }
+  }
+  for (ir::ValueId v : group.shape_refs) k.shape_sizes.push_back(size_source(v));
+  k.params = group.params;
+  Step step;
+  step.kernel = static_cast<int32_t>(exe_.kernels_.size());
+  for (size_t b = 0; b < k.buffer_slots.size(); ++b) {
+    if (group.kernel.buffers[b].output) {
+      step.output_slots.push_back(k.buffer_slots[b]);
+    } else {
+      StepArg read;
+      read.kind = StepArg::Kind::Slot;
+      read.index = k.buffer_slots[b];
+      step.args.push_back(std::move(read));  // for the buffer plan only
+    }
+  }
+  exe_.kernels_.push_back(std::move(k));
+  exe_.steps_.push_back(std::move(step));
+}
+
+// Release every slot after its last reader, unless it is an output.
+void Executable::Builder::plan_buffers() {
+  std::vector<int64_t> last_use(exe_.num_slots_, -1);
+  for (size_t i = 0; i < exe_.steps_.size(); ++i) {
+    for (const StepArg& a : exe_.steps_[i].args) {
       if (a.kind == StepArg::Kind::Slot) last_use[a.index] = static_cast<int64_t>(i);
       for (int32_t s : a.slots) {
         if (s >= 0) last_use[s] = static_cast<int64_t>(i);
       }
     }
   }
-  for (uint32_t s : exe->output_slots_) last_use[s] = -1;
-  for (uint32_t s = 0; s < exe->num_slots_; ++s) {
-    if (last_use[s] >= 0) exe->steps_[last_use[s]].release_after.push_back(s);
+  for (uint32_t s : exe_.output_slots_) last_use[s] = -1;
+  for (const auto& [input, s] : exe_.inputs_) last_use[s] = -1;  // never written: it is the user's tensor
+  for (uint32_t s = 0; s < exe_.num_slots_; ++s) {
+    if (last_use[s] >= 0) exe_.steps_[last_use[s]].release_after.push_back(s);
   }
-  for (const auto& [name, count] : per_op) exe->steps_per_op_.emplace_back(name, count);
+  for (size_t i = 0; i < exe_.steps_.size(); ++i) {
+    if (exe_.steps_[i].kernel >= 0) plan_in_place(exe_.kernels_[exe_.steps_[i].kernel], last_use, i);
+  }
+}
+
+// An output may take over an input's buffer when this kernel is the input's
+// last reader, both are of one dtype and shape, every access to them is
+// the identity (each point reads and writes its own element), and no stage
+// after the store reads the input.
+void Executable::Builder::plan_in_place(KernelStep& k, const std::vector<int64_t>& last_use, size_t step) {
+  const ir::Kernel& kernel = k.kernel;
+  k.reuse.assign(kernel.buffers.size(), -1);
+  std::vector<int64_t> last_stage_reading(kernel.buffers.size(), -1);
+  std::vector<uint8_t> plain(kernel.buffers.size(), 1);
+  for (const ir::Access& a : kernel.accesses) {
+    if (!a.views.empty()) plain[a.buffer] = 0;
+  }
+  for (size_t st = 0; st < kernel.stages.size(); ++st) {
+    const ir::Stage& stage = kernel.stages[st];
+    const ir::ExprId root = stage.kind == ir::Stage::Kind::Reduce ? kernel.reductions[stage.index].input
+                                                                   : kernel.stores[stage.index].value;
+    std::vector<uint8_t> in_cone(root + 1, 0);
+    in_cone[root] = 1;
+    for (size_t e = root + 1; e-- > 0;) {
+      if (!in_cone[e]) continue;
+      const ir::Expr& x = kernel.exprs[e];
+      if (x.op == ir::ScalarOp::Load) last_stage_reading[kernel.accesses[x.index].buffer] = static_cast<int64_t>(st);
+      for (int o = 0; o < ir::arity(x.op); ++o) in_cone[x.operands[o]] = 1;
+    }
+  }
+  std::vector<uint8_t> taken(kernel.buffers.size(), 0);
+  for (size_t st = 0; st < kernel.stages.size(); ++st) {
+    if (kernel.stages[st].kind != ir::Stage::Kind::Store) continue;
+    const ir::Store& store = kernel.stores[kernel.stages[st].index];
+    const uint32_t out = kernel.accesses[store.access].buffer;
+    if (store.reduced || !plain[out]) continue;
+    for (uint32_t in = 0; in < kernel.buffers.size(); ++in) {
+      const ir::KernelBuffer& b = kernel.buffers[in];
+      if (b.output || taken[in] || !plain[in] || b.dtype != kernel.buffers[out].dtype || b.rank != kernel.buffers[out].rank) continue;
+      if (last_use[k.buffer_slots[in]] != static_cast<int64_t>(step)) continue;
+      if (last_stage_reading[in] > static_cast<int64_t>(st)) continue;
+      k.reuse[out] = static_cast<int32_t>(in);
+      taken[in] = 1;
+      break;
+    }
+  }
+}
+
+void Executable::Builder::build() {
+  const std::vector<ir::NodeId> order = post_order(trace_, trace_outputs_);
+  for (size_t i = 0; i < order.size(); ++i) position_.emplace(order[i], static_cast<uint32_t>(i));
+
+  program_ = passes::copy_cone(trace_, trace_outputs_);
+  uint64_t skeleton = stable_hash("skeleton");
+  for (ir::NodeId n = 0; n < program_.graph.num_nodes(); ++n) {
+    const ir::Node& node = program_.graph.node(n);
+    skeleton = hash_combine(skeleton, node.is_input() ? 0 : node.op->name_hash);
+    for (ir::ValueId o : node.operands) skeleton = hash_combine(skeleton, o);
+  }
+  exe_.skeleton_hash_ = skeleton;
+  if (program_.graph.num_nodes() <= kMaxExplainedNodes) {
+    exe_.traced_text_ = ir::print_graph(program_.graph, program_.outputs);
+  }
+  const Settings s = settings();
+  passes::PassManager pipeline = passes::make_pipeline(s.pipeline);
+  GraphDump dump(s.dump_dir, trace_.hash_of(trace_outputs_));
+  dump.program("00_traced", program_);
+  int pass_number = 0;
+  pipeline.set_dump_hook([&](std::string_view pass, const passes::Program& p) {
+    char number[16];
+    std::snprintf(number, sizeof number, "%02d_", ++pass_number);
+    dump.program(number + std::string(pass), p);
+  });
+  pipeline.run(program_);
+  const passes::FusionPlan plan = passes::plan_fusion(program_, {s.fusion});
+  exe_.plan_text_ = passes::print_plan(program_.graph, plan);
+  exe_.decisions_ = plan.decisions;
+  dump.plan(program_, plan, pipeline.stats());
+
+  slot_of_.assign(program_.graph.num_values(), ir::kNone);
+  for (const passes::FusionGroup& group : plan.groups) {
+    if (group.is_kernel()) {
+      add_kernel_step(group);
+    } else {
+      add_eager_step(group.nodes[0]);
+    }
+  }
+  for (ir::ValueId out : program_.outputs) exe_.output_slots_.push_back(slot(out));
+  plan_buffers();
+  std::vector<std::string> not_fused;
+  for (const passes::FusionGroup& group : plan.groups) {
+    if (!group.is_kernel()) not_fused.push_back(program_.graph.node(group.nodes[0]).op->name + ": " + group.reason);
+  }
+  detail::count_compile(plan.num_kernels(), not_fused);
+  if (s.debug_level >= 3) {
+    for (const std::string& d : plan.decisions) std::fprintf(stderr, "[lazuli] fusion: %s\n", d.c_str());
+  }
+  if (s.debug_level >= 4) std::fprintf(stderr, "[lazuli] %s", exe_.plan_text_.c_str());
+  for (const auto& [name, count] : per_op_) exe_.steps_per_op_.emplace_back(name, count);
+}
+
+std::unique_ptr<Executable> Executable::build(const ir::Graph& g, std::span<const ir::ValueId> outputs) {
+  auto exe = std::unique_ptr<Executable>(new Executable());
+  Builder(*exe, g, outputs).build();
   return exe;
 }
 
@@ -170,12 +366,71 @@ std::vector<InputLayout> Executable::signature_of(const ir::Graph& g) const {
   return sig;
 }
 
-std::vector<Tensor> Executable::run(const ir::Graph& g, uint64_t* bytes_allocated) const {
+void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, std::span<const ir::NodeId> order,
+                                 std::vector<Tensor>& slots, uint64_t* bytes_allocated) const {
+  const auto sizes_of = [&](uint32_t source) -> SizeVec {
+    const SizeSource& s = size_sources_[source];
+    if (s.input) return SizeVec(g.input_data(s.index).sizes().begin(), g.input_data(s.index).sizes().end());
+    return g.value(g.node(order[s.index]).first_output + s.output).type.sizes;
+  };
+  std::vector<SizeVec> shapes;
+  shapes.reserve(k.shape_sizes.size());
+  for (uint32_t s : k.shape_sizes) shapes.push_back(sizes_of(s));
+  // Outputs written in place into an input at its last use, when nothing
+  // else can see that input's memory (checked before we take references).
+  std::vector<Tensor> reused(k.buffer_slots.size());
+  for (size_t b = 0; b < k.reuse.size(); ++b) {
+    if (k.reuse[b] < 0) continue;
+    const Tensor& in = slots[k.buffer_slots[static_cast<size_t>(k.reuse[b])]];
+    if (in.use_count() == 1 && in.unsafe_get_impl()->storage().use_count() == 1 && in.is_contiguous() &&
+        in.storage_offset() == 0 && in.sizes() == IntArrayRef(sizes_of(static_cast<uint32_t>(k.output_sizes[b])))) {
+      reused[b] = in;
+    }
+  }
+  std::vector<Tensor> buffers;
+  buffers.reserve(k.buffer_slots.size());
+  for (size_t b = 0; b < k.buffer_slots.size(); ++b) {
+    if (k.output_sizes[b] < 0) {
+      buffers.push_back(slots[k.buffer_slots[b]]);
+      continue;
+    }
+    Tensor out = std::move(reused[b]);
+    if (!out.defined()) {
+      out = empty(sizes_of(static_cast<uint32_t>(k.output_sizes[b])), TensorOptions().dtype(k.kernel.buffers[b].dtype));
+      *bytes_allocated += out.nbytes();
+    }
+    slots[k.buffer_slots[b]] = out;
+    buffers.push_back(std::move(out));
+  }
+  std::vector<Scalar> params;
+  params.reserve(k.params.size());
+  for (uint32_t p : k.params) params.push_back(g.scalar(p));
+  if (detail::debug_level() < 2) {
+    launch_kernel(k.kernel, buffers, shapes, std::move(params));
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  launch_kernel(k.kernel, buffers, shapes, std::move(params));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  uint64_t bytes = 0;
+  for (const Tensor& b : buffers) bytes += b.nbytes();
+  std::fprintf(stderr, "[lazuli] kernel %s: %.1f us, %.2f GB/s\n", k.kernel.name.c_str(), seconds * 1e6,
+               seconds > 0 ? bytes / seconds / 1e9 : 0.0);
+}
+
+std::vector<Tensor> Executable::run(const ir::Graph& g, std::span<const ir::ValueId> outputs,
+                                    uint64_t* bytes_allocated) const {
   std::vector<Tensor> slots(num_slots_);
   for (const auto& [input, slot] : inputs_) slots[slot] = g.input_data(input);
+  const std::vector<ir::NodeId> order = needs_order_ ? post_order(g, outputs) : std::vector<ir::NodeId>();
   ExcludeDispatchKeyGuard below_lazy(DispatchKeySet(DispatchKey::Lazy));
   Stack stack;
   for (const Step& step : steps_) {
+    if (step.kernel >= 0) {
+      run_kernel_step(kernels_[step.kernel], g, order, slots, bytes_allocated);
+      for (uint32_t s : step.release_after) slots[s] = Tensor();
+      continue;
+    }
     stack.clear();
     for (const StepArg& a : step.args) {
       switch (a.kind) {
@@ -208,13 +463,13 @@ std::vector<Tensor> Executable::run(const ir::Graph& g, uint64_t* bytes_allocate
     }
     if (step.implicit_generator != ir::kNone) {
       DefaultGeneratorGuard replay(g.generator(step.implicit_generator));
-      step.op.call_boxed(&stack);
+      step.op->call_boxed(&stack);
     } else {
-      step.op.call_boxed(&stack);
+      step.op->call_boxed(&stack);
     }
     if (step.returns_list) {
       TensorList list = stack.at(0).to_tensor_list();
-      LZ_INTERNAL_ASSERT(list.size() == step.output_slots.size(), step.op.name(), " returned ",
+      LZ_INTERNAL_ASSERT(list.size() == step.output_slots.size(), step.op->name(), " returned ",
                          list.size(), " tensors, the graph expects ", step.output_slots.size());
       for (size_t k = 0; k < list.size(); ++k) slots[step.output_slots[k]] = list[k];
     } else {
@@ -228,6 +483,7 @@ std::vector<Tensor> Executable::run(const ir::Graph& g, uint64_t* bytes_allocate
     for (uint32_t s : step.release_after) slots[s] = Tensor();
   }
   detail::count_steps(steps_per_op_);
+  detail::count_kernels(kernels_.size());
   std::vector<Tensor> out;
   out.reserve(output_slots_.size());
   for (uint32_t s : output_slots_) out.push_back(slots[s]);

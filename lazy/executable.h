@@ -1,9 +1,11 @@
-// Executable: what a materialised graph becomes. An ordered list of steps,
-// each an operator call through the dispatcher below the Lazy key (an eager
+// Executable: what a materialised graph becomes. The traced cone is copied,
+// canonicalised by the pass pipeline and partitioned by fusion planning;
+// the executable is the plan's ordered steps, each a fused kernel or an
+// operator call through the dispatcher below the Lazy key (an eager
 // kernel), plus a buffer plan: every intermediate lives in a slot that is
 // released right after its last use, so memory is returned to the
-// allocator while the graph runs. Later issues replace runs of steps with
-// compiled kernels; the executable's interface stays.
+// allocator while the graph runs; values inside a kernel never touch
+// memory.
 //
 // An executable is built from one graph and reused for any graph with the
 // same structural hash and input signature: it refers to the graph's
@@ -12,7 +14,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -20,6 +24,7 @@
 #include "core/ivalue.h"
 #include "core/operator_handle.h"
 #include "ir/graph.h"
+#include "ir/kernel_ir.h"
 
 namespace lz::lazy {
 
@@ -29,6 +34,9 @@ struct InputLayout {
   uint32_t input_index = 0;
   bool contiguous = true;
   uint64_t broadcast_dims = 0;  // bit d: stride 0 with size > 1
+  // bit d: size 1. Fusion plans rely on which values broadcast against
+  // which, so the size-1 pattern is part of the signature (never sizes).
+  uint64_t unit_dims = 0;
   bool operator==(const InputLayout&) const = default;
 };
 InputLayout layout_of(uint32_t input_index, const Tensor& t);
@@ -38,16 +46,29 @@ class Executable {
   // Plans the steps computing `outputs` (in that order) of graph `g`.
   static std::unique_ptr<Executable> build(const ir::Graph& g, std::span<const ir::ValueId> outputs);
 
-  // Runs on graph `g` (same structure as the one built from) and returns
-  // the outputs, in the order given to build(); adds the bytes its steps
-  // allocated to *bytes_allocated.
-  std::vector<Tensor> run(const ir::Graph& g, uint64_t* bytes_allocated) const;
+  // Runs on graph `g` (same structure and outputs as the one built from)
+  // and returns the outputs, in the order given to build(); adds the bytes
+  // its steps allocated to *bytes_allocated.
+  std::vector<Tensor> run(const ir::Graph& g, std::span<const ir::ValueId> outputs,
+                          uint64_t* bytes_allocated) const;
 
   // The input signature this executable was built for.
   const std::vector<InputLayout>& input_layouts() const { return input_layouts_; }
   // The signature graph `g` presents for this executable's inputs.
   std::vector<InputLayout> signature_of(const ir::Graph& g) const;
   size_t num_steps() const { return steps_.size(); }
+  size_t num_kernels() const { return kernels_.size(); }
+  size_t num_eager_steps() const { return steps_.size() - kernels_.size(); }
+  // The plan's text (print_plan) and decisions, for LZ_DEBUG and dumps.
+  const std::string& plan_text() const { return plan_text_; }
+  const std::vector<std::string>& decisions() const { return decisions_; }
+  // The traced graph's operators and wiring without attributes or types
+  // (equal for graphs that differ only there), and its text (graphs of up
+  // to kMaxExplainedNodes nodes): what a miss is compared against to say
+  // which node differed.
+  uint64_t skeleton_hash() const { return skeleton_hash_; }
+  const std::string& traced_text() const { return traced_text_; }
+  static constexpr size_t kMaxExplainedNodes = 4096;
 
  private:
   struct StepArg {
@@ -57,8 +78,26 @@ class Executable {
     uint32_t index = 0;          // slot / scalar / generator
     std::vector<int32_t> slots;  // lists; -1 = None
   };
+  // Where a run finds the sizes of a value: a graph input's data, or the
+  // value of the node at `index` of the traced cone's post order.
+  struct SizeSource {
+    bool input = false;
+    uint32_t index = 0;
+    uint32_t output = 0;
+  };
+  struct KernelStep {
+    ir::Kernel kernel;
+    std::vector<uint32_t> buffer_slots;  // per kernel buffer
+    std::vector<int32_t> output_sizes;   // per kernel buffer: a size source (outputs), -1 (inputs)
+    std::vector<uint32_t> shape_sizes;   // per shape reference: a size source
+    std::vector<uint32_t> params;        // per kernel parameter: a graph scalar
+    // Per kernel buffer: for an output, the input buffer whose tensor it may
+    // be written into (that input's last use, read point for point), or -1.
+    std::vector<int32_t> reuse;
+  };
   struct Step {
-    OperatorHandle op;
+    int32_t kernel = -1;  // >= 0: kernels_[kernel]; else the operator call below
+    std::optional<OperatorHandle> op;
     std::vector<StepArg> args;
     std::vector<uint32_t> output_slots;
     std::vector<uint32_t> release_after;  // slots whose last use is this step
@@ -69,7 +108,18 @@ class Executable {
     bool strided_from_base = false;
   };
 
+  class Builder;
+  void run_kernel_step(const KernelStep& k, const ir::Graph& g, std::span<const ir::NodeId> order,
+                       std::vector<Tensor>& slots, uint64_t* bytes_allocated) const;
+
   std::vector<std::pair<uint32_t, uint32_t>> inputs_;  // (graph input index, slot)
+  std::vector<KernelStep> kernels_;
+  std::vector<SizeSource> size_sources_;
+  bool needs_order_ = false;  // some size source is not an input
+  std::string plan_text_;
+  std::vector<std::string> decisions_;
+  uint64_t skeleton_hash_ = 0;
+  std::string traced_text_;
   std::vector<InputLayout> input_layouts_;
   std::vector<Step> steps_;
   std::vector<uint32_t> output_slots_;

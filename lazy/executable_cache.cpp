@@ -1,6 +1,7 @@
 #include "lazy/executable_cache.h"
 
 #include <algorithm>
+#include <sstream>
 
 #include "lazy/config.h"
 #include "lazy/metrics.h"
@@ -15,9 +16,18 @@ std::string describe_difference(const std::vector<InputLayout>& cached,
     if (cached[i] == now[i]) continue;
     const InputLayout& c = cached[i];
     const InputLayout& n = now[i];
+    const auto dims = [](uint64_t mask) {
+      std::string out = "{";
+      for (int d = 0; d < 64; ++d) {
+        if ((mask >> d) & 1) out += (out.size() > 1 ? "," : "") + std::to_string(d);
+      }
+      return out + "}";
+    };
     std::string what = c.contiguous != n.contiguous
                            ? (n.contiguous ? "strided -> contiguous" : "contiguous -> strided")
-                           : "broadcast dims changed";
+                       : c.broadcast_dims != n.broadcast_dims
+                           ? "broadcast dims " + dims(c.broadcast_dims) + " -> " + dims(n.broadcast_dims)
+                           : "size-1 dims " + dims(c.unit_dims) + " -> " + dims(n.unit_dims);
     return "input " + std::to_string(n.input_index) + ": " + what;
   }
   return "input signature";
@@ -59,8 +69,30 @@ std::shared_ptr<const Executable> ExecutableCache::lookup(uint64_t graph_hash, c
   return nullptr;
 }
 
+std::string ExecutableCache::explain_new_graph(const Executable& exe) const {
+  std::shared_ptr<const Executable> nearest;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = by_skeleton_.find(exe.skeleton_hash());
+    if (it != by_skeleton_.end()) nearest = it->second.lock();
+  }
+  if (!nearest || nearest.get() == &exe || exe.traced_text().empty() || nearest->traced_text().empty()) {
+    return "new graph";
+  }
+  // Same operators and wiring: the first line that differs names the
+  // attribute or dtype that changed.
+  std::istringstream now(exe.traced_text()), then(nearest->traced_text());
+  for (std::string a, b; std::getline(now, a) && std::getline(then, b);) {
+    if (a == b) continue;
+    const auto trim = [](std::string l) { return l.substr(l.find_first_not_of(' ')); };
+    return "new graph: `" + trim(a) + "` was `" + trim(b) + "`";
+  }
+  return "new graph";
+}
+
 void ExecutableCache::insert(uint64_t graph_hash, std::shared_ptr<const Executable> exe) {
   std::lock_guard<std::mutex> lock(mutex_);
+  by_skeleton_[exe->skeleton_hash()] = exe;
   lru_.push_front(Entry{graph_hash, std::move(exe)});
   by_hash_[graph_hash].push_back(lru_.begin());
   evict_beyond_capacity();
@@ -85,6 +117,12 @@ void ExecutableCache::set_capacity(size_t capacity) {
   detail::set_cache_size(lru_.size());
 }
 
+size_t ExecutableCache::variants(uint64_t graph_hash) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = by_hash_.find(graph_hash);
+  return it == by_hash_.end() ? 0 : it->second.size();
+}
+
 size_t ExecutableCache::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return lru_.size();
@@ -94,6 +132,7 @@ void ExecutableCache::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   lru_.clear();
   by_hash_.clear();
+  by_skeleton_.clear();
   detail::set_cache_size(0);
 }
 

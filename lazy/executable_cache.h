@@ -24,7 +24,12 @@ class ExecutableCache {
   std::shared_ptr<const Executable> lookup(uint64_t graph_hash, const ir::Graph& g,
                                            std::string* miss_reason);
   void insert(uint64_t graph_hash, std::shared_ptr<const Executable> exe);
+  // For a "new graph" miss, once `exe` is built for it: which node differs
+  // from the cached graph of the same operators and wiring, or "new graph".
+  std::string explain_new_graph(const Executable& exe) const;
 
+  // How many variants of `graph_hash` are cached now.
+  size_t variants(uint64_t graph_hash) const;
   void set_capacity(size_t capacity);
   size_t size() const;
   void clear();
@@ -40,6 +45,7 @@ class ExecutableCache {
   mutable std::mutex mutex_;
   Lru lru_;
   absl::flat_hash_map<uint64_t, std::vector<Lru::iterator>> by_hash_;
+  absl::flat_hash_map<uint64_t, std::weak_ptr<const Executable>> by_skeleton_;
   size_t capacity_ = 1024;
 };
 

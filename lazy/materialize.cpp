@@ -2,11 +2,14 @@
 // need as one executable (cached by structure), stores each result in its
 // tensor and clears the graph.
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <exception>
 
 #include "absl/container/flat_hash_map.h"
 #include "core/error.h"
 #include "lazy/executable_cache.h"
+#include "lazy/config.h"
 #include "lazy/functionalize.h"
 #include "lazy/metrics.h"
 #include "lazy/trace.h"
@@ -45,6 +48,26 @@ void check_inputs_unchanged(const ir::Graph& g, const std::vector<uint64_t>& ver
   }
 }
 
+// One graph compiled in many variants (input layouts, size-1 patterns)
+// usually means a loop feeding changing layouts: say so once per graph.
+// Where the user asked for the values ("at model.cpp:42 (train_step)"), for
+// syncs the user's code requested; "" for implicit ones (item, print, ...).
+std::string site_of(SyncCause cause) {
+  const std::source_location& s = sync_site();
+  if ((cause != SyncCause::ToEager && cause != SyncCause::Explicit) || s.line() == 0) return "";
+  return std::string(" at ") + s.file_name() + ":" + std::to_string(s.line()) + " (" + s.function_name() + ")";
+}
+
+void warn_if_recompiling(uint64_t key, const std::string& reason, SyncCause cause) {
+  const size_t variants = ExecutableCache::instance().variants(key);
+  const size_t limit = settings().recompile_warn;
+  if (variants != limit + 1) return;
+  std::fprintf(stderr,
+               "[lazuli] warning: graph %016llx materialised%s has been compiled %zu times "
+               "(LZ_RECOMPILE_WARN=%zu); last reason: %s. LZ_DEBUG=1 shows each materialisation.\n",
+               static_cast<unsigned long long>(key), site_of(cause).c_str(), variants, limit, reason.c_str());
+}
+
 }  // namespace
 
 std::vector<ir::ValueId> Trace::needed_values() {
@@ -79,16 +102,27 @@ void Trace::materialize(SyncCause cause) {
     materializing_ = true;
     detail::count_sync(cause);
     try {
+      const auto start = std::chrono::steady_clock::now();
       const uint64_t key = graph_.hash_of(outputs);
       std::string miss_reason;
       std::shared_ptr<const Executable> exe = ExecutableCache::instance().lookup(key, graph_, &miss_reason);
-      detail::count_cache(exe != nullptr, miss_reason);
+      const bool hit = exe != nullptr;
       if (!exe) {
         exe = Executable::build(graph_, outputs);
+        if (miss_reason == "new graph") miss_reason = ExecutableCache::instance().explain_new_graph(*exe);
         ExecutableCache::instance().insert(key, exe);
+        warn_if_recompiling(key, miss_reason, cause);
       }
+      detail::count_cache(hit, miss_reason);
       check_inputs_unchanged(graph_, input_versions_, exe->input_layouts());
-      std::vector<Tensor> values = exe->run(graph_, &bytes_allocated);
+      std::vector<Tensor> values = exe->run(graph_, outputs, &bytes_allocated);
+      if (detail::debug_level() >= 1) {
+        const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+        std::fprintf(stderr, "[lazuli] graph %016llx (%s%s): %zu nodes, cache %s, %zu kernels, %zu eager steps, %.1f us\n",
+                     static_cast<unsigned long long>(key), std::string(to_string(cause)).c_str(), site_of(cause).c_str(),
+                     graph_.num_nodes(),
+                     hit ? "hit" : ("miss: " + miss_reason).c_str(), exe->num_kernels(), exe->num_eager_steps(), us);
+      }
       for (size_t i = 0; i < outputs.size(); ++i) results.emplace(outputs[i], std::move(values[i]));
     } catch (...) {
       error = std::current_exception();

@@ -57,6 +57,7 @@ std::string LazyMetrics::report() const {
      << "  graphs materialised: " << graphs_materialized << "\n"
      << "  executable cache: " << cache_hits << " hits, " << cache_misses << " misses, "
      << cache_evictions << " evictions, " << cache_size << " cached\n"
+     << "  kernels: " << kernels_compiled << " compiled, " << kernels_launched << " launched\n"
      << "  eager steps: " << eager_steps_total << "\n"
      << "  nodes freed: " << nodes_freed << "\n"
      << "  bytes allocated by steps: " << bytes_allocated << "\n";
@@ -64,6 +65,7 @@ std::string LazyMetrics::report() const {
   print_map(os, "cache misses by reason", cache_miss_reasons);
   print_map(os, "eager fallbacks (not traced)", eager_fallbacks);
   print_map(os, "eager steps by operator", eager_steps);
+  print_map(os, "not fused (op: reason)", not_fused);
   return os.str();
 }
 
@@ -115,6 +117,18 @@ void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op) 
     state().eager_steps_total += n;
     increment(state().eager_steps, op, n);
   }
+}
+
+void count_kernels(uint64_t launched) {
+  if (launched == 0) return;
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  state().kernels_launched += launched;
+}
+
+void count_compile(uint64_t kernels, std::span<const std::string> not_fused) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  state().kernels_compiled += kernels;
+  for (const std::string& what : not_fused) increment(state().not_fused, what, 1);
 }
 
 }  // namespace detail

@@ -26,6 +26,10 @@ struct LazyMetrics {
   uint64_t cache_size = 0;       // executables cached now
   uint64_t bytes_allocated = 0;  // by executable steps (their non-view results)
   uint64_t eager_steps_total = 0;
+  uint64_t kernels_compiled = 0;  // fused kernels planned by cache misses
+  uint64_t kernels_launched = 0;  // fused kernels run
+  // Nodes compiled as eager steps instead of kernels, by "op: reason".
+  CountMap not_fused;
   // Steps of executables that ran an operator's eager kernel, per operator.
   CountMap eager_steps;
   // Calls that could not be traced and ran eagerly at once, per operator.
@@ -59,6 +63,8 @@ void count_eviction(uint64_t cache_size);
 void count_run(uint64_t graphs, uint64_t nodes_freed, uint64_t bytes_allocated);
 // One executable run's eager steps: (operator, steps) pairs.
 void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op);
+void count_kernels(uint64_t launched);
+void count_compile(uint64_t kernels, std::span<const std::string> not_fused);
 void set_cache_size(uint64_t size);
 }  // namespace detail
 

@@ -1,0 +1,639 @@
+// Kernel IR names, the kernel verifier and the kernel printer.
+#include "ir/kernel_ir.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ir/printer.h"
+
+namespace lz::ir {
+
+// ---- Names --------------------------------------------------------------------
+
+std::string_view to_string(ScalarOp op) {
+  switch (op) {
+    case ScalarOp::Load: return "load";
+    case ScalarOp::Constant: return "constant";
+    case ScalarOp::Param: return "param";
+    case ScalarOp::ReduceCount: return "reduce_count";
+    case ScalarOp::Reduced: return "reduced";
+    case ScalarOp::Neg: return "neg";
+    case ScalarOp::Abs: return "abs";
+    case ScalarOp::Sign: return "sign";
+    case ScalarOp::Reciprocal: return "reciprocal";
+    case ScalarOp::Square: return "square";
+    case ScalarOp::Exp: return "exp";
+    case ScalarOp::Exp2: return "exp2";
+    case ScalarOp::Expm1: return "expm1";
+    case ScalarOp::Log: return "log";
+    case ScalarOp::Log2: return "log2";
+    case ScalarOp::Log1p: return "log1p";
+    case ScalarOp::Sqrt: return "sqrt";
+    case ScalarOp::Rsqrt: return "rsqrt";
+    case ScalarOp::Sin: return "sin";
+    case ScalarOp::Cos: return "cos";
+    case ScalarOp::Tan: return "tan";
+    case ScalarOp::Tanh: return "tanh";
+    case ScalarOp::Sigmoid: return "sigmoid";
+    case ScalarOp::Erf: return "erf";
+    case ScalarOp::Floor: return "floor";
+    case ScalarOp::Ceil: return "ceil";
+    case ScalarOp::Round: return "round";
+    case ScalarOp::Trunc: return "trunc";
+    case ScalarOp::LogicalNot: return "logical_not";
+    case ScalarOp::BitwiseNot: return "bitwise_not";
+    case ScalarOp::IsNan: return "isnan";
+    case ScalarOp::IsInf: return "isinf";
+    case ScalarOp::Cast: return "cast";
+    case ScalarOp::Add: return "add";
+    case ScalarOp::Sub: return "sub";
+    case ScalarOp::Mul: return "mul";
+    case ScalarOp::Div: return "div";
+    case ScalarOp::FloorDiv: return "floor_div";
+    case ScalarOp::TruncDiv: return "trunc_div";
+    case ScalarOp::Remainder: return "remainder";
+    case ScalarOp::Pow: return "pow";
+    case ScalarOp::Atan2: return "atan2";
+    case ScalarOp::Maximum: return "maximum";
+    case ScalarOp::Minimum: return "minimum";
+    case ScalarOp::Eq: return "eq";
+    case ScalarOp::Ne: return "ne";
+    case ScalarOp::Lt: return "lt";
+    case ScalarOp::Le: return "le";
+    case ScalarOp::Gt: return "gt";
+    case ScalarOp::Ge: return "ge";
+    case ScalarOp::LogicalAnd: return "logical_and";
+    case ScalarOp::LogicalOr: return "logical_or";
+    case ScalarOp::LogicalXor: return "logical_xor";
+    case ScalarOp::BitwiseAnd: return "bitwise_and";
+    case ScalarOp::BitwiseOr: return "bitwise_or";
+    case ScalarOp::BitwiseXor: return "bitwise_xor";
+    case ScalarOp::Select: return "select";
+  }
+  return "?";
+}
+
+int arity(ScalarOp op) {
+  if (op <= ScalarOp::Reduced) return 0;
+  if (op <= ScalarOp::Cast) return 1;
+  if (op <= ScalarOp::BitwiseXor) return 2;
+  if (op == ScalarOp::Select) return 3;
+  return -1;  // not an operation
+}
+
+std::string_view to_string(ViewStep::Kind kind) {
+  switch (kind) {
+    case ViewStep::Kind::Permute: return "permute";
+    case ViewStep::Kind::Expand: return "expand";
+    case ViewStep::Kind::ExpandTo: return "expand_to";
+    case ViewStep::Kind::Reshape: return "reshape";
+    case ViewStep::Kind::Slice: return "slice";
+    case ViewStep::Kind::Select: return "select";
+    case ViewStep::Kind::Unsqueeze: return "unsqueeze";
+    case ViewStep::Kind::Squeeze: return "squeeze";
+    case ViewStep::Kind::AsStrided: return "as_strided";
+  }
+  return "?";
+}
+
+std::string_view to_string(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Sum: return "sum";
+    case ReduceOp::Prod: return "prod";
+    case ReduceOp::Max: return "max";
+    case ReduceOp::Min: return "min";
+    case ReduceOp::All: return "all";
+    case ReduceOp::Any: return "any";
+  }
+  return "?";
+}
+
+namespace {
+
+bool valid_dtype(ScalarType t) {
+  const auto i = static_cast<int>(t);
+  return i >= 0 && i < kNumScalarTypes;
+}
+
+bool is_half_type(ScalarType t) { return t == ScalarType::Half || t == ScalarType::BFloat16; }
+
+bool is_comparison(ScalarOp op) { return op >= ScalarOp::Eq && op <= ScalarOp::Ge; }
+
+bool is_logical(ScalarOp op) {
+  return op == ScalarOp::LogicalNot || op == ScalarOp::LogicalAnd || op == ScalarOp::LogicalOr ||
+         op == ScalarOp::LogicalXor;
+}
+
+bool is_bitwise(ScalarOp op) {
+  return op == ScalarOp::BitwiseNot || op == ScalarOp::BitwiseAnd || op == ScalarOp::BitwiseOr ||
+         op == ScalarOp::BitwiseXor;
+}
+
+// Operations eager only defines on floating tensors (an integer input is
+// promoted before the op), so lowering must have produced a floating dtype.
+bool needs_floating(ScalarOp op) {
+  switch (op) {
+    case ScalarOp::Reciprocal: case ScalarOp::Exp: case ScalarOp::Exp2: case ScalarOp::Expm1:
+    case ScalarOp::Log: case ScalarOp::Log2: case ScalarOp::Log1p: case ScalarOp::Sqrt:
+    case ScalarOp::Rsqrt: case ScalarOp::Sin: case ScalarOp::Cos: case ScalarOp::Tan:
+    case ScalarOp::Tanh: case ScalarOp::Sigmoid: case ScalarOp::Erf: case ScalarOp::Atan2:
+      return true;
+    default: return false;
+  }
+}
+
+// The range an integral constant of dtype t must lie in.
+bool constant_fits(int64_t v, ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return v == 0 || v == 1;
+    case ScalarType::Byte: return v >= 0 && v <= 255;
+    case ScalarType::Int:
+      return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
+    default: return true;
+  }
+}
+
+class KernelVerifier {
+ public:
+  explicit KernelVerifier(const Kernel& k) : k_(k) {}
+
+  std::string run() {
+    check_domain();
+    check_buffers_and_accesses();
+    const bool exprs_ok = check_exprs();
+    check_reductions();
+    check_stores();
+    if (exprs_ok) check_stages();
+    return out_;
+  }
+
+ private:
+  template <class... Parts>
+  void fail(const Parts&... parts) {
+    if (!out_.empty()) out_ += '\n';
+    (append(parts), ...);
+  }
+  void append(std::string_view s) { out_ += s; }
+  void append(const char* s) { out_ += s; }
+  void append(const std::string& s) { out_ += s; }
+  template <class T>
+  void append(T v) { out_ += std::to_string(v); }
+
+  void check_domain() {
+    if (k_.rank > 64) fail("domain rank ", k_.rank, " is over 64");
+    if (k_.rank < 64 && (k_.reduce_axes >> k_.rank) != 0) {
+      fail("reduce_axes names an axis >= the domain rank ", k_.rank);
+    }
+    if (k_.num_shape_refs == 0 ? k_.domain_shape != 0 : k_.domain_shape >= k_.num_shape_refs) {
+      fail("domain_shape s", k_.domain_shape, " is not one of the ", k_.num_shape_refs, " shape refs");
+    }
+  }
+
+  void check_buffers_and_accesses() {
+    for (size_t b = 0; b < k_.buffers.size(); ++b) {
+      if (!valid_dtype(k_.buffers[b].dtype)) fail("buffer ", b, ": invalid dtype");
+    }
+    for (size_t a = 0; a < k_.accesses.size(); ++a) {
+      const Access& acc = k_.accesses[a];
+      if (acc.buffer >= k_.buffers.size()) {
+        fail("a", a, ": buffer ", acc.buffer, " out of range (", k_.buffers.size(), " buffers)");
+        continue;
+      }
+      check_views(a, acc);
+    }
+  }
+
+  // Checks the attribute counts of each view step and follows the rank
+  // where the IR determines it (ExpandTo and an implicit squeeze depend on
+  // runtime sizes): the result must have the domain's rank.
+  void check_views(size_t a, const Access& acc) {
+    int64_t rank = k_.buffers[acc.buffer].rank;  // -1: unknown
+    auto dim_ok = [](int64_t d, int64_t r) { return r < 0 || (d >= -r && d < r); };
+    for (size_t s = 0; s < acc.views.size(); ++s) {
+      const ViewStep& v = acc.views[s];
+      const auto n = static_cast<int64_t>(v.ints.size());
+      auto bad = [&](std::string_view what) { fail("a", a, ": view step ", s, " (", to_string(v.kind), "): ", what); };
+      switch (v.kind) {
+        case ViewStep::Kind::Permute:
+          if (rank >= 0 && n != rank) bad("needs one dim per axis");
+          break;
+        case ViewStep::Kind::Expand:
+          if (rank >= 0 && n < rank) bad("fewer sizes than axes");
+          rank = n;
+          break;
+        case ViewStep::Kind::ExpandTo:
+          if (n != 1 || v.ints[0] < 0 || v.ints[0] >= k_.num_shape_refs) bad("needs one shape ref in range");
+          rank = -1;
+          break;
+        case ViewStep::Kind::Reshape: {
+          int wild = 0;
+          for (const int64_t x : v.ints) wild += x == -1 ? 1 : 0;
+          if (wild > 1) bad("more than one -1");
+          rank = n;
+          break;
+        }
+        case ViewStep::Kind::Slice:
+          if (n != 4) bad("needs dim, start, end, step");
+          else if (!dim_ok(v.ints[0], rank)) bad("dim out of range");
+          else if (v.ints[3] <= 0) bad("step must be positive");
+          break;
+        case ViewStep::Kind::Select:
+          if (n != 2) bad("needs dim, index");
+          else if (!dim_ok(v.ints[0], rank)) bad("dim out of range");
+          if (rank > 0) --rank;
+          break;
+        case ViewStep::Kind::Unsqueeze:
+          if (n != 1) bad("needs one dim");
+          else if (!dim_ok(v.ints[0], rank < 0 ? rank : rank + 1)) bad("dim out of range");
+          if (rank >= 0) ++rank;
+          break;
+        case ViewStep::Kind::Squeeze:
+          rank = -1;  // squeezing a dim of size != 1 is a no-op: sizes decide
+          break;
+        case ViewStep::Kind::AsStrided:
+          if (n < 2 || v.ints[0] < 0 || n != 2 * v.ints[0] + 2) bad("needs n, sizes[n], strides[n], offset");
+          else rank = v.ints[0];
+          break;
+        default: bad("unknown kind"); break;
+      }
+    }
+    if (rank >= 0 && rank != k_.rank) fail("a", a, ": aligned rank ", rank, " != domain rank ", k_.rank);
+  }
+
+  bool check_exprs() {
+    bool ok = true;
+    const size_t n = k_.exprs.size();
+    for (size_t i = 0; i < n; ++i) {
+      const Expr& e = k_.exprs[i];
+      const int ar = arity(e.op);
+      if (ar < 0) {
+        fail("e", i, ": unknown op ", static_cast<int>(e.op));
+        ok = false;
+        continue;
+      }
+      if (!valid_dtype(e.dtype)) {
+        fail("e", i, ": invalid dtype");
+        ok = false;
+        continue;
+      }
+      // A cast to f16/bf16 is a rounding step (x.half().float()); nothing computes in them.
+      if (is_half_type(e.dtype) && e.op != ScalarOp::Cast) {
+        fail("e", i, ": ", dtype_short_name(e.dtype), " is not a compute dtype");
+      }
+      bool operands_ok = true;
+      for (int o = 0; o < ar; ++o) {
+        if (e.operands[o] >= i) {
+          fail("e", i, ": operand e", e.operands[o], " is defined later");
+          operands_ok = false;
+        }
+      }
+      if (!operands_ok) {
+        ok = false;
+        continue;
+      }
+      check_expr(i, e, ar);
+    }
+    return ok;
+  }
+
+  ScalarType operand_dtype(const Expr& e, int o) const { return k_.exprs[e.operands[o]].dtype; }
+
+  void check_expr(size_t i, const Expr& e, int ar) {
+    const auto name = to_string(e.op);
+    switch (e.op) {
+      case ScalarOp::Load:
+        if (e.index >= k_.accesses.size()) fail("e", i, ": load of a", e.index, " out of range");
+        return;
+      case ScalarOp::Constant:
+        if (!is_floating_point(e.dtype) && !constant_fits(e.iconstant, e.dtype)) {
+          fail("e", i, ": constant ", e.iconstant, " does not fit ", dtype_short_name(e.dtype));
+        }
+        return;
+      case ScalarOp::Param:
+        if (e.index >= k_.num_params) fail("e", i, ": param p", e.index, " out of range");
+        return;
+      case ScalarOp::ReduceCount: return;
+      case ScalarOp::Reduced:
+        if (e.index >= k_.reductions.size()) {
+          fail("e", i, ": reduced r", e.index, " out of range");
+        } else if (k_.reductions[e.index].dtype != e.dtype) {
+          fail("e", i, ": reduced r", e.index, " has dtype ", dtype_short_name(k_.reductions[e.index].dtype));
+        }
+        return;
+      default: break;
+    }
+    const bool bool_result = is_comparison(e.op) || is_logical(e.op) || e.op == ScalarOp::IsNan ||
+                             e.op == ScalarOp::IsInf;
+    if (bool_result && e.dtype != ScalarType::Bool) fail("e", i, ": ", name, " must have dtype b8");
+    if (needs_floating(e.op) && !is_floating_point(e.dtype)) fail("e", i, ": ", name, " needs a floating dtype");
+    if (is_bitwise(e.op) && is_floating_point(e.dtype)) fail("e", i, ": ", name, " needs an integral or bool dtype");
+    if ((e.op == ScalarOp::Neg || e.op == ScalarOp::Sub) && e.dtype == ScalarType::Bool) {
+      fail("e", i, ": ", name, " is not defined on bool");
+    }
+    if (e.op == ScalarOp::Cast || e.op == ScalarOp::IsNan || e.op == ScalarOp::IsInf || is_logical(e.op)) {
+      return;  // any operand dtype
+    }
+    if (is_comparison(e.op)) {
+      if (operand_dtype(e, 0) != operand_dtype(e, 1)) fail("e", i, ": ", name, " operands differ in dtype");
+      return;
+    }
+    if (e.op == ScalarOp::Select) {
+      if (operand_dtype(e, 0) != ScalarType::Bool) fail("e", i, ": select condition must be b8");
+      if (operand_dtype(e, 1) != e.dtype || operand_dtype(e, 2) != e.dtype) {
+        fail("e", i, ": select values must have dtype ", dtype_short_name(e.dtype));
+      }
+      return;
+    }
+    // Arithmetic computes in its dtype: lowering casts operands explicitly.
+    for (int o = 0; o < ar; ++o) {
+      if (operand_dtype(e, o) != e.dtype) {
+        fail("e", i, ": operand e", e.operands[o], " has dtype ", dtype_short_name(operand_dtype(e, o)),
+             ", expected ", dtype_short_name(e.dtype));
+      }
+    }
+  }
+
+  void check_reductions() {
+    for (size_t r = 0; r < k_.reductions.size(); ++r) {
+      const Reduction& red = k_.reductions[r];
+      if (red.input >= k_.exprs.size()) {
+        fail("r", r, ": input e", red.input, " out of range");
+        continue;
+      }
+      if (!valid_dtype(red.dtype) || is_half_type(red.dtype)) {
+        fail("r", r, ": invalid accumulator dtype");
+        continue;
+      }
+      const ScalarType in = k_.exprs[red.input].dtype;
+      if (red.op == ReduceOp::All || red.op == ReduceOp::Any) {
+        if (red.dtype != ScalarType::Bool) fail("r", r, ": ", to_string(red.op), " must have dtype b8");
+      } else if (in != red.dtype) {
+        fail("r", r, ": input e", red.input, " has dtype ", dtype_short_name(in), ", expected ",
+             dtype_short_name(red.dtype));
+      }
+      if (static_cast<int>(red.op) > static_cast<int>(ReduceOp::Any)) fail("r", r, ": unknown op");
+    }
+  }
+
+  void check_stores() {
+    for (size_t s = 0; s < k_.stores.size(); ++s) {
+      const Store& st = k_.stores[s];
+      if (st.value >= k_.exprs.size()) fail("store ", s, ": value e", st.value, " out of range");
+      if (st.access >= k_.accesses.size()) {
+        fail("store ", s, ": access a", st.access, " out of range");
+      } else if (const uint32_t b = k_.accesses[st.access].buffer; b < k_.buffers.size() && !k_.buffers[b].output) {
+        fail("store ", s, ": a", st.access, " writes input buffer ", b);
+      }
+    }
+    for (size_t b = 0; b < k_.buffers.size(); ++b) {
+      if (!k_.buffers[b].output) continue;
+      bool stored = false;
+      for (const Store& st : k_.stores) {
+        stored |= st.access < k_.accesses.size() && k_.accesses[st.access].buffer == b;
+      }
+      if (!stored) fail("output buffer ", b, " is never stored");
+    }
+  }
+
+  // The expressions `root` depends on (operands precede their users, so one
+  // backwards sweep marks the whole cone).
+  std::vector<bool> cone(ExprId root) const {
+    std::vector<bool> mark(k_.exprs.size(), false);
+    if (root >= mark.size()) return mark;
+    mark[root] = true;
+    for (size_t i = root + 1; i-- > 0;) {
+      if (!mark[i]) continue;
+      const Expr& e = k_.exprs[i];
+      for (int o = 0; o < arity(e.op); ++o) mark[e.operands[o]] = true;
+    }
+    return mark;
+  }
+
+  // Every reduction and store in exactly one stage; a stage only uses the
+  // results of reductions of earlier stages and loads an output access only
+  // after an earlier stage stored it.
+  void check_stages() {
+    std::vector<int> reduce_stage(k_.reductions.size(), -1);
+    std::vector<int> store_stage(k_.stores.size(), -1);
+    for (size_t s = 0; s < k_.stages.size(); ++s) {
+      const Stage& st = k_.stages[s];
+      const bool reduce = st.kind == Stage::Kind::Reduce;
+      std::vector<int>& seen = reduce ? reduce_stage : store_stage;
+      const char* what = reduce ? "r" : "store ";
+      if (st.kind != Stage::Kind::Reduce && st.kind != Stage::Kind::Store) {
+        fail("stage ", s, ": unknown kind");
+      } else if (st.index >= seen.size()) {
+        fail("stage ", s, ": ", what, st.index, " out of range");
+      } else if (seen[st.index] >= 0) {
+        fail("stage ", s, ": ", what, st.index, " already in stage ", seen[st.index]);
+      } else {
+        seen[st.index] = static_cast<int>(s);
+      }
+    }
+    for (size_t r = 0; r < reduce_stage.size(); ++r) {
+      if (reduce_stage[r] < 0) fail("r", r, " is in no stage");
+    }
+    for (size_t s = 0; s < store_stage.size(); ++s) {
+      if (store_stage[s] < 0) fail("store ", s, " is in no stage");
+    }
+    std::vector<bool> stored_access(k_.accesses.size(), false);
+    for (size_t s = 0; s < k_.stages.size(); ++s) {
+      const Stage& st = k_.stages[s];
+      const bool reduce = st.kind == Stage::Kind::Reduce;
+      if (st.index >= (reduce ? k_.reductions.size() : k_.stores.size())) continue;
+      const ExprId root = reduce ? k_.reductions[st.index].input : k_.stores[st.index].value;
+      if (root >= k_.exprs.size()) continue;
+      const std::vector<bool> used = cone(root);
+      for (size_t i = 0; i <= root; ++i) {
+        if (!used[i]) continue;
+        const Expr& e = k_.exprs[i];
+        if (e.op == ScalarOp::Reduced && e.index < reduce_stage.size() &&
+            (reduce_stage[e.index] < 0 || reduce_stage[e.index] >= static_cast<int>(s))) {
+          fail("stage ", s, ": uses e", i, " (reduced r", e.index, ") before r", e.index, "'s stage");
+        }
+        if (e.op == ScalarOp::Load && e.index < k_.accesses.size()) {
+          const uint32_t b = k_.accesses[e.index].buffer;
+          if (b < k_.buffers.size() && k_.buffers[b].output && !stored_access[e.index]) {
+            fail("stage ", s, ": e", i, " loads output a", e.index, " before a stage stores it");
+          }
+        }
+      }
+      if (!reduce && k_.stores[st.index].access < stored_access.size()) {
+        stored_access[k_.stores[st.index].access] = true;
+      }
+    }
+  }
+
+  const Kernel& k_;
+  std::string out_;
+};
+
+// ---- Printing -------------------------------------------------------------------
+
+void print_double(std::string& out, double d) {
+  char buf[64];
+  // Shortest text that reads back to the same bits (inf, -inf, nan as words).
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d);
+  out.append(buf, ec == std::errc() ? end : buf);
+}
+
+void print_ints(std::string& out, const std::vector<int64_t>& v, size_t begin, size_t end) {
+  for (size_t i = begin; i < end && i < v.size(); ++i) {
+    if (i > begin) out += ", ";
+    out += v[i] == ViewStep::kNoBound ? "None" : std::to_string(v[i]);
+  }
+}
+
+void print_view(std::string& out, const ViewStep& v) {
+  out += to_string(v.kind);
+  out += '(';
+  const auto& x = v.ints;
+  if (v.kind == ViewStep::Kind::ExpandTo && x.size() == 1) {
+    out += "s" + std::to_string(x[0]);
+  } else if (v.kind == ViewStep::Kind::AsStrided && x.size() >= 2 && x[0] >= 0 &&
+             x.size() == static_cast<size_t>(2 * x[0] + 2)) {
+    const auto n = static_cast<size_t>(x[0]);
+    out += '[';
+    print_ints(out, x, 1, 1 + n);
+    out += "], [";
+    print_ints(out, x, 1 + n, 1 + 2 * n);
+    out += "], " + std::to_string(x.back());
+  } else {
+    print_ints(out, x, 0, x.size());
+  }
+  out += ')';
+}
+
+// "in0" / "out0": inputs and outputs are numbered separately, in buffer order.
+std::string buffer_name(const Kernel& k, uint32_t b) {
+  if (b >= k.buffers.size()) return "?b" + std::to_string(b);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < b; ++i) n += k.buffers[i].output == k.buffers[b].output ? 1 : 0;
+  return (k.buffers[b].output ? "out" : "in") + std::to_string(n);
+}
+
+std::string buffer_type(const KernelBuffer& b) {
+  return "(" + std::string(dtype_short_name(b.dtype)) + ", rank " + std::to_string(b.rank) + ")";
+}
+
+std::string identity_text(ReduceOp op, ScalarType t) {
+  const bool fp = is_floating_point(t), b = t == ScalarType::Bool;
+  switch (op) {
+    case ReduceOp::Sum: return b ? "false" : "0";
+    case ReduceOp::Prod: return b ? "true" : "1";
+    case ReduceOp::All: return "true";
+    case ReduceOp::Any: return "false";
+    case ReduceOp::Max:
+      if (fp) return "-inf";
+      if (b) return "false";
+      return t == ScalarType::Byte ? "0" : t == ScalarType::Int ? "-2147483648" : "-9223372036854775808";
+    case ReduceOp::Min:
+      if (fp) return "inf";
+      if (b) return "true";
+      return t == ScalarType::Byte ? "255" : t == ScalarType::Int ? "2147483647" : "9223372036854775807";
+  }
+  return "?";
+}
+
+void print_expr(std::string& out, const Kernel& k, size_t i) {
+  const Expr& e = k.exprs[i];
+  out += "  e" + std::to_string(i) + " : " + std::string(dtype_short_name(e.dtype)) + " = ";
+  out += to_string(e.op);
+  switch (e.op) {
+    case ScalarOp::Load: out += " a" + std::to_string(e.index); return;
+    case ScalarOp::Param: out += " p" + std::to_string(e.index); return;
+    case ScalarOp::Reduced: out += " r" + std::to_string(e.index); return;
+    case ScalarOp::ReduceCount: return;
+    case ScalarOp::Constant:
+      out += ' ';
+      if (is_floating_point(e.dtype)) {
+        print_double(out, e.constant);
+      } else if (e.dtype == ScalarType::Bool) {
+        out += e.iconstant == 0 ? "false" : e.iconstant == 1 ? "true" : "?" + std::to_string(e.iconstant);
+      } else {
+        out += std::to_string(e.iconstant);
+      }
+      return;
+    default: break;
+  }
+  const int ar = arity(e.op);
+  for (int o = 0; o < ar; ++o) out += (o == 0 ? " e" : ", e") + std::to_string(e.operands[o]);
+}
+
+void print_reduction(std::string& out, const Kernel& k, size_t r) {
+  const Reduction& red = k.reductions[r];
+  std::string line = "  r" + std::to_string(r) + " : " + std::string(dtype_short_name(red.dtype)) + " = " +
+                     std::string(to_string(red.op)) + "(e" + std::to_string(red.input) + ")";
+  // The identity in a column of its own, like the example in kernel_ir.h.
+  line.resize(std::max<size_t>(line.size() + 2, 38), ' ');
+  out += line + "(identity " + identity_text(red.op, red.dtype) + ")\n";
+}
+
+}  // namespace
+
+std::string verify_kernel(const Kernel& k) { return KernelVerifier(k).run(); }
+
+std::string print_kernel(const Kernel& k) {
+  std::string out = "kernel " + k.name + "  domain rank " + std::to_string(k.rank) + ", reduce {";
+  bool first = true;
+  for (uint32_t d = 0; d < 64; ++d) {
+    if ((k.reduce_axes >> d) & 1) {
+      out += (first ? "" : ", ") + std::to_string(d);
+      first = false;
+    }
+  }
+  out += "}\n";
+  if (k.num_shape_refs != 0 || k.num_params != 0 || k.domain_shape != 0) {
+    out += "  shapes " + std::to_string(k.num_shape_refs) + " (domain s" + std::to_string(k.domain_shape) +
+           "), params " + std::to_string(k.num_params) + "\n";
+  }
+  std::vector<bool> referenced(k.buffers.size(), false);
+  for (size_t a = 0; a < k.accesses.size(); ++a) {
+    const Access& acc = k.accesses[a];
+    out += "  access a" + std::to_string(a) + " = " + buffer_name(k, acc.buffer);
+    if (acc.buffer < k.buffers.size()) {
+      referenced[acc.buffer] = true;
+      out += " " + buffer_type(k.buffers[acc.buffer]);
+    }
+    for (size_t s = 0; s < acc.views.size(); ++s) {
+      out += s == 0 ? ": " : ", ";
+      print_view(out, acc.views[s]);
+    }
+    out += '\n';
+  }
+  for (uint32_t b = 0; b < k.buffers.size(); ++b) {
+    if (!referenced[b]) out += "  buffer " + buffer_name(k, b) + " " + buffer_type(k.buffers[b]) + " unused\n";
+  }
+  // A reduction prints right after the expression it reduces.
+  for (size_t i = 0; i < k.exprs.size(); ++i) {
+    print_expr(out, k, i);
+    out += '\n';
+    for (size_t r = 0; r < k.reductions.size(); ++r) {
+      if (k.reductions[r].input == i) print_reduction(out, k, r);
+    }
+  }
+  for (size_t r = 0; r < k.reductions.size(); ++r) {
+    if (k.reductions[r].input >= k.exprs.size()) print_reduction(out, k, r);
+  }
+  out += "  stage";
+  for (size_t s = 0; s < k.stages.size(); ++s) {
+    const Stage& st = k.stages[s];
+    out += s == 0 ? " " : "; ";
+    if (st.kind == Stage::Kind::Reduce) {
+      out += "reduce r" + std::to_string(st.index);
+    } else if (st.index < k.stores.size()) {
+      const Store& store = k.stores[st.index];
+      out += std::string(store.reduced ? "store.reduced a" : "store a") + std::to_string(store.access) +
+             " <- e" + std::to_string(store.value);
+    } else {
+      out += "store ?" + std::to_string(st.index);
+    }
+  }
+  out += '\n';
+  return out;
+}
+
+}  // namespace lz::ir

@@ -1,0 +1,224 @@
+// The loop-level kernel IR: what one fusion group computes, in terms both
+// code generators (and the reference interpreter) consume without looking
+// at the tensor-level graph.
+//
+// A kernel iterates a *domain*: a shape of `rank` axes, some of them
+// reduction axes (the bit mask `reduce_axes`). Its extents are not in the
+// IR: they are bound at run time (kernels are shape-generic), as are the
+// data pointers, offsets and strides of every access.
+//
+//   kernel softmax_row  domain rank 2, reduce {1}
+//     access a0 = in0 (f32, rank 2)
+//     access a1 = out0 (f32, rank 2)
+//     e0 : f32 = load a0
+//     r0 : f32 = max(e0)                  (identity -inf)
+//     e1 : f32 = reduced r0
+//     e2 : f32 = sub e0, e1
+//     e3 : f32 = exp e2
+//     r1 : f32 = sum(e3)                  (identity 0)
+//     e4 : f32 = reduced r1
+//     e5 : f32 = div e3, e4
+//     stage reduce r0; reduce r1; store a1 <- e5
+//
+// Semantics (the reference interpreter implements exactly this):
+//   for every outer point o (the non-reduction axes), in any order/parallel:
+//     for every stage, in order:
+//       reduce r : acc = identity; for every inner point i (the reduction
+//                  axes): acc = combine(acc, value of r.input at (o, i));
+//                  the value of `reduced r` is acc for the rest of o
+//       store s  : if s.reduced, write s.value at (o) (the value must not
+//                  depend on the inner point; the access is aligned to the
+//                  domain with extent 1 on the reduction axes), else write
+//                  s.value at every (o, i)
+// A kernel with no reduction axes has exactly one inner point.
+//
+// Accesses (loads and stores) name a kernel buffer and a chain of view
+// steps taking that buffer's tensor to a tensor *aligned to the domain*:
+// same rank, each axis either the domain's extent or 1 (broadcast, read at
+// stride 0). The runtime resolves a chain to (offset, strides) with the
+// eager view rules, so transposes, slices, expands and reshapes of
+// contiguous data are index arithmetic, never a copy. A chain the strides
+// of the bound tensor cannot express (a reshape of a transposed input) is
+// resolved by the runtime through a contiguous copy; it stays correct.
+//
+// Scalar expressions form a DAG in definition order (operands have smaller
+// ids). Every expression has a dtype; operations compute in their dtype with
+// the eager operators' semantics (maximum propagates NaN, remainder takes
+// the divisor's sign, integer division by zero is an error in eager and
+// yields 0 here). Half types never appear as compute dtypes: lowering loads
+// f16/bf16 into f32 and casts back at the store; a Cast to f16/bf16 (a
+// conversion in the program) rounds, and only a Cast reads its result.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/scalar_type.h"
+
+namespace lz::ir {
+
+using ExprId = uint32_t;
+
+enum class ScalarOp : uint8_t {
+  // Leaves.
+  Load,         // access `index` at the current point
+  Constant,     // `constant`
+  Param,        // runtime parameter `index` (a graph Scalar), converted to dtype
+  ReduceCount,  // the number of inner points (the product of the reduction extents)
+  Reduced,      // the result of reduction `index` at the current outer point
+  // Unary.
+  Neg, Abs, Sign, Reciprocal, Square, Exp, Exp2, Expm1, Log, Log2, Log1p, Sqrt, Rsqrt,
+  Sin, Cos, Tan, Tanh, Sigmoid, Erf, Floor, Ceil, Round, Trunc, LogicalNot, BitwiseNot,
+  IsNan, IsInf,
+  Cast,  // operand 0 converted to dtype (bool: != 0; float -> int truncates)
+  // Binary.
+  Add, Sub, Mul, Div,  // Div: true division for floats, truncating for integers
+  FloorDiv,            // rounding_mode='floor'
+  TruncDiv,            // rounding_mode='trunc' on floats
+  Remainder, Pow, Atan2,
+  Maximum, Minimum,    // NaN-propagating
+  Eq, Ne, Lt, Le, Gt, Ge,  // result dtype bool
+  LogicalAnd, LogicalOr, LogicalXor, BitwiseAnd, BitwiseOr, BitwiseXor,
+  // Ternary.
+  Select,  // operand 0 (bool) ? operand 1 : operand 2
+};
+std::string_view to_string(ScalarOp op);
+int arity(ScalarOp op);  // number of operands: 0 for leaves, 1..3
+
+struct Expr {
+  ScalarOp op = ScalarOp::Constant;
+  ScalarType dtype = ScalarType::Float;
+  ExprId operands[3] = {0, 0, 0};
+  uint32_t index = 0;  // Load: access; Param: parameter; Reduced: reduction
+  double constant = 0; // Constant of a floating dtype
+  int64_t iconstant = 0;  // Constant of an integral or bool dtype
+};
+
+// One view step of an access chain, applied with the eager view operator
+// of the same name (ints are its attributes, in schema order).
+struct ViewStep {
+  enum class Kind : uint8_t {
+    Permute,      // ints = dims
+    Expand,       // ints = sizes (may hold -1)
+    ExpandTo,     // expand to the sizes of shape reference ints[0] (right-aligned)
+    Reshape,      // ints = sizes (may hold one -1)
+    Slice,        // ints = dim, start, end, step (start/end as given; kNoBound = None)
+    Select,       // ints = dim, index
+    Unsqueeze,    // ints = dim
+    Squeeze,      // ints = dims (empty: all size-1 dims)
+    AsStrided,    // ints = n, sizes[n], strides[n], offset (offset from the contiguous base)
+  };
+  static constexpr int64_t kNoBound = INT64_MIN;
+  Kind kind = Kind::Permute;
+  std::vector<int64_t> ints;
+  bool operator==(const ViewStep&) const = default;
+};
+std::string_view to_string(ViewStep::Kind kind);
+
+// A tensor the kernel reads or writes, bound at run time.
+struct KernelBuffer {
+  ScalarType dtype = ScalarType::Float;
+  uint32_t rank = 0;    // of the bound tensor, before any view step
+  bool output = false;  // written by the kernel (a new contiguous tensor)
+};
+
+struct Access {
+  uint32_t buffer = 0;
+  std::vector<ViewStep> views;  // buffer tensor -> tensor aligned to the domain
+  bool operator==(const Access&) const = default;
+};
+
+enum class ReduceOp : uint8_t { Sum, Prod, Max, Min, All, Any };
+std::string_view to_string(ReduceOp op);
+
+struct Reduction {
+  ReduceOp op = ReduceOp::Sum;
+  ExprId input = 0;
+  ScalarType dtype = ScalarType::Float;  // accumulator and result dtype
+};
+
+struct Store {
+  uint32_t access = 0;
+  ExprId value = 0;
+  bool reduced = false;  // one value per outer point
+};
+
+struct Stage {
+  enum class Kind : uint8_t { Reduce, Store };
+  Kind kind = Kind::Store;
+  uint32_t index = 0;  // reduction or store
+};
+
+struct Kernel {
+  std::string name;             // for dumps and profiles: "fused_exp_add_sum"
+  uint32_t rank = 0;            // domain rank
+  uint64_t reduce_axes = 0;     // bit d: axis d is a reduction axis
+  // The runtime binds the domain's extents to the sizes of shape reference
+  // `domain_shape`; shape references are runtime shapes the kernel refers
+  // to by number (the executor knows which tensor each stands for).
+  uint32_t domain_shape = 0;
+  uint32_t num_shape_refs = 0;
+  uint32_t num_params = 0;
+  std::vector<KernelBuffer> buffers;
+  std::vector<Access> accesses;
+  std::vector<Expr> exprs;
+  std::vector<Reduction> reductions;
+  std::vector<Store> stores;
+  std::vector<Stage> stages;
+
+  bool is_reduction() const { return reduce_axes != 0; }
+};
+
+// ---- Building ---------------------------------------------------------------
+// Appends expressions, deduplicating identical ones (same op, dtype,
+// operands, payload), so lowering several consumers of one value yields one
+// expression.
+class KernelBuilder {
+ public:
+  explicit KernelBuilder(Kernel* k) : k_(k) {}
+  ExprId load(uint32_t access, ScalarType dtype);
+  ExprId constant(double value, ScalarType dtype);
+  ExprId param(uint32_t index, ScalarType dtype);
+  ExprId reduce_count(ScalarType dtype);
+  ExprId reduced(uint32_t reduction);
+  ExprId unary(ScalarOp op, ExprId a, ScalarType dtype);
+  ExprId cast(ExprId a, ScalarType dtype);  // a itself when already of dtype
+  ExprId binary(ScalarOp op, ExprId a, ExprId b, ScalarType dtype);
+  ExprId select(ExprId cond, ExprId a, ExprId b, ScalarType dtype);
+  uint32_t add_buffer(ScalarType dtype, uint32_t rank, bool output);
+  uint32_t add_access(Access a);  // deduplicated
+  uint32_t add_reduction(ReduceOp op, ExprId input, ScalarType dtype);  // appends its stage
+  uint32_t add_store(uint32_t access, ExprId value, bool reduced);      // appends its stage
+  ScalarType dtype_of(ExprId e) const { return k_->exprs[e].dtype; }
+
+ private:
+  ExprId add(const Expr& e);
+  Kernel* k_;
+};
+
+// ---- Checking and printing ----------------------------------------------------
+// Empty when well formed, else what is wrong, one problem per line ("e3:
+// operand e7 is defined later"); checks ids, arities, dtypes (comparison
+// and logical results b8, select conditions b8, arithmetic operands of the
+// result's dtype, no f16/bf16 compute dtypes, floating-only ops on floats),
+// view step attributes, that every reduction and store is in exactly one
+// stage, that a stage uses `reduced r` only after r's stage, that outputs
+// are only stored (and loaded only through an access an earlier stage
+// stored)... as far as the IR alone can tell: whether a reduced store's
+// loads vary along the reduction axes depends on the bound strides.
+std::string verify_kernel(const Kernel& k);
+
+// The text form shown above (stable, for golden tests and dumps). Buffers
+// are named in0.. / out0.. (inputs and outputs numbered separately, in
+// buffer order); an access's view steps follow its buffer
+// ("access a0 = in0 (f16, rank 2): unsqueeze(0), expand_to(s1)"); a
+// reduction prints right after the expression it reduces; a reduced store
+// prints as "store.reduced a1 <- e4". A line "shapes N (domain sK), params P"
+// follows the header when any of those is non-zero, and buffers no access
+// names print as "buffer in1 (b8, rank 1) unused". Constants print in the
+// shortest text that reads back bit-exactly. Never throws.
+std::string print_kernel(const Kernel& k);
+
+}  // namespace lz::ir

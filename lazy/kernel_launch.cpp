@@ -1,0 +1,75 @@
+#include "lazy/kernel_launch.h"
+
+#include "codegen_interp/kernel_interpreter.h"
+#include "core/error.h"
+
+namespace lz::lazy {
+
+namespace {
+
+Tensor apply_view(const Tensor& t, const ir::ViewStep& s, std::span<const SizeVec> shapes) {
+  using K = ir::ViewStep::Kind;
+  const auto& v = s.ints;
+  switch (s.kind) {
+    case K::Permute: return t.permute(v);
+    case K::Expand: return t.expand(v);
+    case K::ExpandTo: return t.expand(shapes[static_cast<size_t>(v[0])]);
+    case K::Reshape: return t.reshape(v);
+    case K::Slice: {
+      const auto bound = [](int64_t b) {
+        return b == ir::ViewStep::kNoBound ? std::nullopt : std::optional<int64_t>(b);
+      };
+      return t.slice(v[0], bound(v[1]), bound(v[2]), v[3]);
+    }
+    case K::Select: return t.select(v[0], v[1]);
+    case K::Unsqueeze: return t.unsqueeze(v[0]);
+    case K::Squeeze: return v.empty() ? t.squeeze() : t.squeeze(v[0]);
+    case K::AsStrided: {
+      // A lazy as_strided addresses its base as contiguous, from element 0.
+      const size_t n = static_cast<size_t>(v[0]);
+      const IntArrayRef sizes(v.data() + 1, n);
+      const IntArrayRef strides(v.data() + 1 + n, n);
+      const Tensor base = t.contiguous();
+      return base.as_strided(sizes, strides, v[1 + 2 * n] + base.storage_offset());
+    }
+  }
+  LZ_INTERNAL_ASSERT(false, "unknown view step");
+}
+
+codegen_interp::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const Tensor& viewed, IntArrayRef domain,
+                                 bool reduced_store) {
+  LZ_INTERNAL_ASSERT(viewed.dim() == static_cast<int64_t>(k.rank), "kernel ", k.name, " access a", a,
+                     ": rank ", viewed.dim(), " does not match the domain rank ", k.rank);
+  codegen_interp::BoundAccess b;
+  b.data = viewed.data_ptr();
+  b.strides.resize(k.rank);
+  for (uint32_t d = 0; d < k.rank; ++d) {
+    const int64_t size = viewed.size(d);
+    const bool reduced_axis = reduced_store && ((k.reduce_axes >> d) & 1);
+    LZ_INTERNAL_ASSERT(size == (reduced_axis ? 1 : domain[d]) || (size == 1 && !reduced_store),
+                       "kernel ", k.name, " access a", a, ": shape ", shape_str(viewed.sizes()),
+                       " does not line up with the domain ", shape_str(domain));
+    b.strides[d] = size == 1 ? 0 : viewed.stride(d);
+  }
+  return b;
+}
+
+}  // namespace
+
+void launch_kernel(const ir::Kernel& k, std::span<const Tensor> buffers, std::span<const SizeVec> shapes,
+                   std::vector<Scalar> params) {
+  codegen_interp::KernelLaunch launch;
+  const SizeVec& domain = shapes[k.domain_shape];
+  launch.domain.assign(domain.begin(), domain.end());
+  std::vector<uint8_t> reduced(k.accesses.size(), 0);
+  for (const ir::Store& s : k.stores) reduced[s.access] = s.reduced;
+  for (uint32_t a = 0; a < k.accesses.size(); ++a) {
+    Tensor t = buffers[k.accesses[a].buffer];
+    for (const ir::ViewStep& step : k.accesses[a].views) t = apply_view(t, step, shapes);
+    launch.accesses.push_back(bind_access(k, a, t, domain, reduced[a]));
+  }
+  launch.params = std::move(params);
+  codegen_interp::run_kernel(k, launch);
+}
+
+}  // namespace lz::lazy

@@ -1,0 +1,478 @@
+// plan_fusion: the greedy partition described in passes/fusion.h.
+#include "passes/fusion.h"
+
+#include <algorithm>
+#include <string>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "core/error.h"
+#include "core/op_tags.h"
+#include "passes/lower_group.h"
+#include "passes/lowering.h"
+
+namespace lz::passes {
+
+namespace {
+
+enum class Role : uint8_t { Input, View, Kernel, Eager };
+
+struct Unit {
+  bool kernel = false;
+  uint32_t parent;  // union-find: merged units point to the survivor
+  ir::ValueId domain_value = 0;
+  bool has_reduction = false;
+  uint64_t reduce_axes = 0;
+  std::vector<ir::NodeId> nodes;
+  absl::flat_hash_set<uint32_t> deps;  // units whose values this one reads
+  std::string reason;                  // eager units
+};
+
+class Planner {
+ public:
+  Planner(const Program& p, const FusionOptions& o) : p_(p), g_(p.graph), options_(o) {}
+
+  FusionPlan run();
+
+ private:
+  const SizeVec& shape(ir::ValueId v) const { return g_.value(v).type.sizes; }
+  uint32_t find(uint32_t u) {
+    while (units_[u].parent != u) u = units_[u].parent = units_[units_[u].parent].parent;
+    return u;
+  }
+  // Looks through folded views to the value a kernel would load or compute.
+  ir::ValueId source(ir::ValueId v) const {
+    while (role_[g_.value(v).node] == Role::View) v = g_.producer(v).operands[0];
+    return v;
+  }
+  bool through_views(ir::ValueId v) const { return source(v) != v; }
+  // The unit producing `v` (views looked through); kNone for graph inputs.
+  uint32_t unit_of_value(ir::ValueId v) {
+    const ir::NodeId n = g_.value(source(v)).node;
+    return unit_[n] == ir::kNone ? ir::kNone : find(unit_[n]);
+  }
+  uint32_t new_unit(bool kernel, ir::NodeId n);
+  bool reaches(uint32_t from, const absl::flat_hash_set<uint32_t>& targets);
+  bool can_merge(ir::NodeId n, const absl::flat_hash_set<uint32_t>& members);
+  void add_to(uint32_t unit, ir::NodeId n);
+  void plan_pointwise(ir::NodeId n);
+  void plan_reduction(ir::NodeId n, const Lowering& l);
+  void make_eager(ir::NodeId n, std::string reason);
+  void merge_into(uint32_t into, uint32_t from);
+  bool only_read_by(uint32_t u, ir::NodeId n);
+  int cost_of(uint32_t u) const;
+  // The most a producer may cost per element (Lowering::cost summed) to be
+  // recomputed at every point of a consumer that broadcasts it.
+  static constexpr int kRecomputeCost = 4;
+  // How `n` (pointwise) would sit in kernel unit `u`: 0 no, 1 over the full
+  // domain, 2 in the reduced shape.
+  int fit(uint32_t u, ir::NodeId n);
+  void finish(FusionPlan& plan);
+
+  const Program& p_;
+  const ir::Graph& g_;
+  FusionOptions options_;
+  std::vector<Role> role_;
+  std::vector<uint32_t> unit_;
+  std::vector<const Lowering*> lowering_;
+  std::vector<Unit> units_;
+  std::vector<std::string> decisions_;
+  // Per value: the non-view nodes that read it (directly or through views),
+  // and whether the program returns it (directly or through views).
+  std::vector<std::vector<ir::NodeId>> readers_;
+  std::vector<uint8_t> program_output_;
+};
+
+uint32_t Planner::new_unit(bool kernel, ir::NodeId n) {
+  Unit u;
+  u.kernel = kernel;
+  u.parent = static_cast<uint32_t>(units_.size());
+  units_.push_back(std::move(u));
+  add_to(units_.size() - 1, n);
+  return static_cast<uint32_t>(units_.size() - 1);
+}
+
+void Planner::add_to(uint32_t u, ir::NodeId n) {
+  unit_[n] = u;
+  units_[u].nodes.push_back(n);
+  for (ir::ValueId o : g_.node(n).operands) {
+    const uint32_t d = unit_of_value(o);
+    if (d != ir::kNone && d != u) units_[u].deps.insert(d);
+  }
+}
+
+void Planner::make_eager(ir::NodeId n, std::string reason) {
+  role_[n] = Role::Eager;
+  const uint32_t u = new_unit(false, n);
+  decisions_.push_back(absl::StrCat("eager %", g_.node(n).first_output, " (", g_.node(n).op->name, "): ", reason));
+  units_[u].reason = std::move(reason);
+}
+
+// Whether unit `from` (transitively) reads a unit of `targets`. Bounded: a
+// search that grows too large answers yes, which only forgoes a merge.
+bool Planner::reaches(uint32_t from, const absl::flat_hash_set<uint32_t>& targets) {
+  std::vector<uint32_t> stack{find(from)};
+  absl::flat_hash_set<uint32_t> seen;
+  while (!stack.empty()) {
+    const uint32_t u = stack.back();
+    stack.pop_back();
+    if (targets.contains(u)) return true;
+    if (!seen.insert(u).second) continue;
+    if (seen.size() > 4096) return true;
+    for (uint32_t d : units_[u].deps) stack.push_back(find(d));
+  }
+  return false;
+}
+
+// Putting `n` and the units `members` into one kernel keeps the unit graph
+// acyclic when no unit outside the set sits between two of them or between
+// them and n.
+bool Planner::can_merge(ir::NodeId n, const absl::flat_hash_set<uint32_t>& members) {
+  for (ir::ValueId o : g_.node(n).operands) {
+    const uint32_t d = unit_of_value(o);
+    if (d != ir::kNone && !members.contains(d) && reaches(d, members)) return false;
+  }
+  for (uint32_t m : members) {
+    for (uint32_t d : units_[m].deps) {
+      if (!members.contains(find(d)) && reaches(d, members)) return false;
+    }
+  }
+  return true;
+}
+
+int Planner::fit(uint32_t u, ir::NodeId n) {
+  const Unit& k = units_[u];
+  const SizeVec& domain = shape(k.domain_value);
+  const SizeVec& out = shape(g_.node(n).first_output);
+  const bool full = out == domain;
+  const bool reduced = k.has_reduction && !full &&
+                       (is_reduced_shape(out, domain, k.reduce_axes, false) ||
+                        is_reduced_shape(out, domain, k.reduce_axes, true));
+  if (!full && !reduced) return 0;
+  // Operands from this unit must line up with the domain point by point.
+  for (ir::ValueId o : g_.node(n).operands) {
+    if (unit_of_value(o) != u) continue;
+    const ir::ValueId src = source(o);
+    const SizeVec& src_shape = shape(src);
+    const bool src_full = src_shape == domain;
+    if (reduced) {
+      if (src_full || through_views(o) || src_shape != out) return 0;
+      continue;
+    }
+    if (src_full) {
+      // A full value read through views is recomputed at the viewed index:
+      // only sound while no reduction feeds it, and worth it when cheap.
+      if (through_views(o) && (k.has_reduction || cost_of(u) > kRecomputeCost)) return 0;
+      continue;
+    }
+    // A reduced value broadcast over the full domain must keep its dims.
+    if (!is_reduced_shape(shape(o), domain, k.reduce_axes, true)) return 0;
+  }
+  return full ? 1 : 2;
+}
+
+void Planner::plan_pointwise(ir::NodeId n) {
+  // Candidates in unit order, so equal graphs get equal plans.
+  std::vector<uint32_t> full, reduced;
+  for (ir::ValueId o : g_.node(n).operands) {
+    const uint32_t u = unit_of_value(o);
+    if (u == ir::kNone || !units_[u].kernel) continue;
+    const int f = fit(u, n);
+    if (f == 1) full.push_back(u);
+    if (f == 2) reduced.push_back(u);
+  }
+  for (auto* v : {&full, &reduced}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  // Full-domain candidates merge when at most one reduction shape is among them.
+  std::vector<uint32_t> chosen;  // chosen[0] survives a merge
+  uint64_t axes = 0;
+  bool has_reduction = false;
+  for (uint32_t u : full) {
+    if (units_[u].has_reduction) {
+      if (has_reduction && units_[u].reduce_axes != axes) continue;
+      has_reduction = true;
+      axes = units_[u].reduce_axes;
+    }
+    chosen.push_back(u);
+  }
+  if (chosen.empty() && !reduced.empty()) chosen.push_back(reduced[0]);
+  absl::flat_hash_set<uint32_t> members(chosen.begin(), chosen.end());
+  if (chosen.size() > 1 && !can_merge(n, members)) {
+    chosen.resize(1);
+    members = {chosen[0]};
+  }
+  if (!chosen.empty() && !can_merge(n, members)) chosen.clear();
+  const ir::ValueId out = g_.node(n).first_output;
+  // Producer kernels only n reads (through views, or broadcast from a
+  // smaller shape) are recomputed at n's points instead of stored and read
+  // back: always when n reads them once through views (the same work, no
+  // memory round trip), and when cheap otherwise (a broadcast producer runs
+  // once per point of n; a transcendental one is stored instead).
+  std::vector<uint32_t> absorbed;
+  for (ir::ValueId o : g_.node(n).operands) {
+    const uint32_t u = unit_of_value(o);
+    if (u == ir::kNone || !units_[u].kernel || units_[u].has_reduction) continue;
+    if (std::find(chosen.begin(), chosen.end(), u) != chosen.end()) continue;
+    if (std::find(absorbed.begin(), absorbed.end(), u) != absorbed.end()) continue;
+    if (!only_read_by(u, n)) continue;
+    int reads = 0;
+    for (ir::ValueId other : g_.node(n).operands) reads += unit_of_value(other) == u ? 1 : 0;
+    const bool broadcast = shape(o) != shape(out);
+    const bool cheap = cost_of(u) <= kRecomputeCost;
+    if ((!broadcast && reads == 1 && through_views(o)) || cheap) {
+      absorbed.push_back(u);
+    } else {
+      decisions_.push_back(absl::StrCat("kernel ", u, ": stored, not recomputed for %", out, " (cost ", cost_of(u),
+                                        broadcast ? ", broadcast" : "", ")"));
+    }
+  }
+  if (!absorbed.empty()) {
+    absl::flat_hash_set<uint32_t> all(chosen.begin(), chosen.end());
+    all.insert(absorbed.begin(), absorbed.end());
+    if (!can_merge(n, all)) absorbed.clear();
+  }
+  uint32_t into;
+  if (chosen.empty()) {
+    into = new_unit(true, n);
+    units_[into].domain_value = out;
+    decisions_.push_back(absl::StrCat("kernel ", into, ": starts at %", out, " (", g_.node(n).op->name, ")"));
+  } else {
+    into = chosen[0];
+    for (size_t i = 1; i < chosen.size(); ++i) {
+      merge_into(into, chosen[i]);
+      decisions_.push_back(absl::StrCat("kernel ", into, ": merged kernel ", chosen[i], " (both feed %", out, ")"));
+    }
+    add_to(into, n);
+    decisions_.push_back(absl::StrCat("kernel ", into, ": fused %", out, " (", g_.node(n).op->name, ")"));
+  }
+  for (uint32_t u : absorbed) {
+    merge_into(into, u);
+    decisions_.push_back(absl::StrCat("kernel ", into, ": recomputes kernel ", u, " at the viewed points of %", out));
+  }
+  std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
+}
+
+// Moves every node of unit `from` into `into` (same domain, or `from` only
+// feeds `into` through views).
+void Planner::merge_into(uint32_t into, uint32_t from_id) {
+  Unit& from = units_[from_id];
+  Unit& to = units_[into];
+  for (ir::NodeId m : from.nodes) {
+    unit_[m] = into;
+    to.nodes.push_back(m);
+  }
+  from.nodes.clear();
+  for (uint32_t d : from.deps) to.deps.insert(d);
+  if (from.has_reduction) {
+    to.has_reduction = true;
+    to.reduce_axes = from.reduce_axes;
+    to.domain_value = from.domain_value;
+  }
+  from.parent = into;
+  to.deps.erase(into);
+  to.deps.erase(from_id);
+}
+
+// Whether node `n` is the only reader of every value unit `u` computes
+// (readers outside u; through views; program outputs count as readers).
+int Planner::cost_of(uint32_t u) const {
+  int cost = 0;
+  for (ir::NodeId m : units_[u].nodes) cost += lowering_[m] ? lowering_[m]->cost : 0;
+  return cost;
+}
+
+bool Planner::only_read_by(uint32_t u, ir::NodeId n) {
+  for (ir::NodeId m : units_[u].nodes) {
+    const ir::Node& node = g_.node(m);
+    for (uint32_t k = 0; k < node.num_outputs; ++k) {
+      const ir::ValueId v = node.first_output + k;
+      if (program_output_[v]) return false;
+      for (ir::NodeId reader : readers_[v]) {
+        const bool inside = unit_[reader] != ir::kNone && find(unit_[reader]) == u;
+        if (reader != n && !inside) return false;
+      }
+    }
+  }
+  return true;
+}
+
+void Planner::plan_reduction(ir::NodeId n, const Lowering& l) {
+  const ir::Node& node = g_.node(n);
+  const ir::ValueId input = node.operands[0];
+  const uint64_t axes = l.reduce_axes(g_, node);
+  const uint32_t u = unit_of_value(input);
+  const ir::ValueId out = node.first_output;
+  if (u != ir::kNone && units_[u].kernel && !through_views(input) && shape(units_[u].domain_value) == shape(input) &&
+      (!units_[u].has_reduction || units_[u].reduce_axes == axes) && can_merge(n, {u})) {
+    units_[u].has_reduction = true;
+    units_[u].reduce_axes = axes;
+    add_to(u, n);
+    decisions_.push_back(absl::StrCat("kernel ", u, ": fused reduction %", out, " (", node.op->name, ")"));
+    return;
+  }
+  const uint32_t k = new_unit(true, n);
+  units_[k].domain_value = input;
+  units_[k].has_reduction = true;
+  units_[k].reduce_axes = axes;
+  decisions_.push_back(absl::StrCat("kernel ", k, ": starts at reduction %", out, " (", node.op->name, ")"));
+}
+
+FusionPlan Planner::run() {
+  const size_t num_nodes = g_.num_nodes();
+  role_.assign(num_nodes, Role::Input);
+  unit_.assign(num_nodes, ir::kNone);
+  lowering_.assign(num_nodes, nullptr);
+  for (ir::NodeId n = 0; n < num_nodes; ++n) {
+    const ir::Node& node = g_.node(n);
+    if (!node.is_input() && node.op->tags.has(Tag::View) && options_.fuse && view_step_of(g_, node)) {
+      role_[n] = Role::View;
+    }
+  }
+  readers_.assign(g_.num_values(), {});
+  program_output_.assign(g_.num_values(), 0);
+  for (ir::NodeId n = 0; n < num_nodes; ++n) {
+    if (g_.node(n).is_input() || role_[n] == Role::View) continue;
+    for (ir::ValueId o : g_.node(n).operands) readers_[source(o)].push_back(n);
+  }
+  for (ir::ValueId v : p_.outputs) program_output_[source(v)] = 1;
+  for (ir::NodeId n = 0; n < num_nodes; ++n) {
+    const ir::Node& node = g_.node(n);
+    if (node.is_input() || role_[n] == Role::View) continue;
+    if (node.op->tags.has(Tag::View)) {
+      make_eager(n, options_.fuse ? "a view without index arithmetic" : "fusion is off");
+      continue;
+    }
+    if (!options_.fuse) {
+      make_eager(n, "fusion is off");
+      continue;
+    }
+    std::string why_not;
+    const Lowering* l = find_lowering(g_, node, &why_not);
+    if (!l) {
+      make_eager(n, why_not);
+      continue;
+    }
+    role_[n] = Role::Kernel;
+    lowering_[n] = l;
+    if (l->kind == Lowering::Kind::Reduction) {
+      plan_reduction(n, *l);
+    } else {
+      plan_pointwise(n);
+    }
+  }
+  FusionPlan plan;
+  finish(plan);
+  plan.decisions = std::move(decisions_);
+  return plan;
+}
+
+// Views an eager step or the program needs as tensors become eager view
+// steps; kernel values read outside their kernel become its outputs; units
+// are ordered so every unit runs after the units it reads.
+void Planner::finish(FusionPlan& plan) {
+  std::vector<uint8_t> is_output(g_.num_values(), 0);
+  std::vector<uint32_t> stack;
+  auto need_tensor = [&](ir::ValueId v, uint32_t reader) {
+    // The tensor of v must exist: a view's step (and its operands'), or a kernel store.
+    ir::ValueId cur = v;
+    while (role_[g_.value(cur).node] == Role::View) {
+      const ir::NodeId vn = g_.value(cur).node;
+      if (unit_[vn] == ir::kNone) {
+        role_[vn] = Role::View;  // stays foldable for kernels reading it
+        const uint32_t u = new_unit(false, vn);
+        units_[u].reason = "a view another step needs as a tensor (no copy)";
+      }
+      if (reader != ir::kNone) units_[reader].deps.insert(find(unit_[vn]));
+      reader = find(unit_[vn]);
+      cur = g_.producer(cur).operands[0];
+    }
+    const ir::NodeId pn = g_.value(cur).node;
+    if (unit_[pn] != ir::kNone && units_[find(unit_[pn])].kernel && find(unit_[pn]) != reader) is_output[cur] = 1;
+    if (reader != ir::kNone && unit_[pn] != ir::kNone && find(unit_[pn]) != reader) {
+      units_[reader].deps.insert(find(unit_[pn]));
+    }
+  };
+  for (ir::NodeId n = 0; n < g_.num_nodes(); ++n) {
+    if (role_[n] != Role::Kernel && role_[n] != Role::Eager) continue;
+    const uint32_t u = find(unit_[n]);
+    for (ir::ValueId o : g_.node(n).operands) {
+      if (units_[u].kernel) {
+        const ir::ValueId src = source(o);
+        const ir::NodeId pn = g_.value(src).node;
+        if (unit_[pn] != ir::kNone && find(unit_[pn]) != u && units_[find(unit_[pn])].kernel) is_output[src] = 1;
+      } else {
+        need_tensor(o, u);
+      }
+    }
+  }
+  for (ir::ValueId v : p_.outputs) need_tensor(v, ir::kNone);
+
+  // Order: depth-first over dependencies, units in order of first node.
+  std::vector<uint32_t> order;
+  std::vector<uint8_t> state(units_.size(), 0);
+  for (uint32_t root = 0; root < units_.size(); ++root) {
+    if (find(root) != root || units_[root].nodes.empty() || state[root]) continue;
+    std::vector<std::pair<uint32_t, std::vector<uint32_t>>> dfs;
+    auto push = [&](uint32_t u) {
+      state[u] = 1;
+      std::vector<uint32_t> deps;
+      for (uint32_t d : units_[u].deps) {
+        if (find(d) != u) deps.push_back(find(d));
+      }
+      std::sort(deps.begin(), deps.end(), std::greater<>());
+      dfs.emplace_back(u, std::move(deps));
+    };
+    push(root);
+    while (!dfs.empty()) {
+      auto& [u, deps] = dfs.back();
+      if (!deps.empty()) {
+        const uint32_t d = deps.back();
+        deps.pop_back();
+        LZ_INTERNAL_ASSERT(state[d] != 1, "fusion made a cycle through unit ", d);
+        if (state[d] == 0) push(d);
+        continue;
+      }
+      state[u] = 2;
+      order.push_back(u);
+      dfs.pop_back();
+    }
+  }
+
+  std::vector<uint8_t> in_group(g_.num_nodes(), 0);
+  for (uint32_t u : order) {
+    Unit& unit = units_[u];
+    std::sort(unit.nodes.begin(), unit.nodes.end());
+    FusionGroup group;
+    group.nodes = unit.nodes;
+    if (!unit.kernel) {
+      group.kind = FusionGroup::Kind::Eager;
+      group.reason = unit.reason;
+      const ir::Node& node = g_.node(unit.nodes[0]);
+      for (uint32_t k = 0; k < node.num_outputs; ++k) group.outputs.push_back(node.first_output + k);
+      plan.groups.push_back(std::move(group));
+      continue;
+    }
+    group.kind = FusionGroup::Kind::Kernel;
+    for (ir::NodeId n : unit.nodes) {
+      const ir::Node& node = g_.node(n);
+      for (uint32_t k = 0; k < node.num_outputs; ++k) {
+        if (is_output[node.first_output + k]) group.outputs.push_back(node.first_output + k);
+      }
+    }
+    if (group.outputs.empty()) continue;  // nothing it computes is used
+    for (ir::NodeId n : unit.nodes) in_group[n] = 1;
+    lower_group(g_, in_group, GroupDomain{unit.domain_value, unit.reduce_axes, unit.has_reduction}, group);
+    for (ir::NodeId n : unit.nodes) in_group[n] = 0;
+    plan.groups.push_back(std::move(group));
+  }
+}
+
+}  // namespace
+
+FusionPlan plan_fusion(const Program& p, const FusionOptions& options) {
+  return Planner(p, options).run();
+}
+
+}  // namespace lz::passes

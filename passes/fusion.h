@@ -1,0 +1,54 @@
+// Fusion planning: partitions a program into kernels and eager steps.
+//
+// The cost model (all decisions are greedy, in node order, and logged in
+// FusionPlan::decisions):
+// - Memory traffic is the cost: a value that stays inside a kernel costs
+//   nothing; one that crosses a kernel boundary is written once and read
+//   once per consumer kernel. So every lowerable node joins a kernel of its
+//   producers when the iteration domains agree.
+// - Domains: a pointwise node iterates its output shape. It joins a
+//   producer's kernel when that kernel's domain is the same shape (operands
+//   that broadcast are read at stride 0). A reduction joins the kernel of
+//   its input when the kernel's domain is the input's shape and the kernel
+//   reduces over the same axes or none yet; the kernel then becomes a
+//   row kernel: for each outer point, its reductions run in order over the
+//   inner (reduced) points, then its stores. Pointwise nodes that use the
+//   reduced values in the reduced shape (mean = sum / n) or broadcast back
+//   over the full domain with kept dims (x - max) join it, so softmax,
+//   layer_norm and rms_norm, traced as their decompositions, become one
+//   kernel that reads each row once per reduction pass and writes it once.
+//   Whether a row stays in cache across passes (a persistent reduction) or
+//   is streamed again (multi-pass) is the code generator's choice, made at
+//   run time from the extent.
+// - Views (permute, expand, slice, select, reshape, squeeze, unsqueeze,
+//   as_strided) are not kernels: a kernel reading a view reads the viewed
+//   tensor with the view's index arithmetic. A view an eager step or the
+//   program needs as a tensor is an eager view step (no copy).
+// - Several consumers merge their producers' kernels into one multi-output
+//   kernel (an Adam step: p, m and v in one pass), unless merging would
+//   make a kernel both precede and follow another step.
+// - Nodes without a lowering (matmul, indexing, random operators, ...) are
+//   eager steps between kernels of the same executable; their inputs are
+//   stored by the kernels that compute them.
+// - A producer kernel whose values only one consumer reads is recomputed
+//   inside the consumer's kernel instead of stored and read back: when the
+//   consumer reads it once through a view (transpose, slice: the same work
+//   at other indices), and when it is cheap (arithmetic, cost <= 4 per
+//   element) even if the consumer broadcasts it (a scaled bias). An
+//   expensive producer that would run again for every broadcast point
+//   (exp of a bias row) is stored once instead.
+// - Not done yet: epilogue fusion into matmul.
+#pragma once
+
+#include "passes/fusion_plan.h"
+#include "passes/program.h"
+
+namespace lz::passes {
+
+struct FusionOptions {
+  bool fuse = true;  // false: every node is an eager step (the LZ_NO_FUSION switch)
+};
+
+FusionPlan plan_fusion(const Program& p, const FusionOptions& options = {});
+
+}  // namespace lz::passes

@@ -1,0 +1,254 @@
+// lower_group: one fusion group's kernel IR. Every value the group stores
+// is lowered at the domain point; an operand's expression is asked for
+// under the chain of views that takes it to that point (an operand that
+// broadcasts is expanded to its user's shape; a view node adds its step),
+// so views of loaded tensors become access index maps and views of values
+// computed inside the group move down to the loads they read.
+#include "passes/lower_group.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "core/error.h"
+#include "core/op_tags.h"
+#include "passes/lowering.h"
+
+namespace lz::passes {
+
+namespace {
+
+const ir::Arg* arg_named(const ir::Graph& g, const ir::Node& n, std::string_view name) {
+  const auto& args = n.op->schema.arguments();
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].name == name) return &g.args(n)[i];
+  }
+  return nullptr;
+}
+
+std::vector<int64_t> ints_of(const ir::Graph& g, const ir::Arg* a) {
+  if (!a || (a->kind != ir::ArgKind::IntList)) return {};
+  const auto v = g.int_pool(*a);
+  return {v.begin(), v.end()};
+}
+
+int64_t int_or(const ir::Arg* a, int64_t fallback) {
+  return a && a->kind == ir::ArgKind::Int ? a->i : fallback;
+}
+
+}  // namespace
+
+bool is_reduced_shape(IntArrayRef shape, IntArrayRef domain, uint64_t axes, bool kept) {
+  size_t j = 0;
+  for (size_t d = 0; d < domain.size(); ++d) {
+    const bool reduced = (axes >> d) & 1;
+    if (reduced && !kept) continue;
+    if (j >= shape.size() || shape[j] != (reduced ? 1 : domain[d])) return false;
+    ++j;
+  }
+  return j == shape.size();
+}
+
+std::optional<ir::ViewStep> view_step_of(const ir::Graph& g, const ir::Node& n) {
+  using K = ir::ViewStep::Kind;
+  const std::string& name = n.op->name;
+  const int64_t rank = static_cast<int64_t>(g.value(n.operands[0]).type.sizes.size());
+  if (name == "view") return ir::ViewStep{K::Reshape, ints_of(g, arg_named(g, n, "size"))};
+  if (name == "reshape") return ir::ViewStep{K::Reshape, ints_of(g, arg_named(g, n, "shape"))};
+  if (name == "permute") return ir::ViewStep{K::Permute, ints_of(g, arg_named(g, n, "dims"))};
+  if (name == "expand") return ir::ViewStep{K::Expand, ints_of(g, arg_named(g, n, "size"))};
+  if (name == "unsqueeze") return ir::ViewStep{K::Unsqueeze, {int_or(arg_named(g, n, "dim"), 0)}};
+  if (name == "squeeze") return ir::ViewStep{K::Squeeze, {}};
+  if (name == "squeeze.dim") return ir::ViewStep{K::Squeeze, {int_or(arg_named(g, n, "dim"), 0)}};
+  if (name == "select.int") {
+    return ir::ViewStep{K::Select, {int_or(arg_named(g, n, "dim"), 0), int_or(arg_named(g, n, "index"), 0)}};
+  }
+  if (name == "slice.Tensor") {
+    constexpr int64_t none = ir::ViewStep::kNoBound;
+    return ir::ViewStep{K::Slice,
+                        {int_or(arg_named(g, n, "dim"), 0), int_or(arg_named(g, n, "start"), none),
+                         int_or(arg_named(g, n, "end"), none), int_or(arg_named(g, n, "step"), 1)}};
+  }
+  if (name == "transpose.int" || name == "t") {
+    std::vector<int64_t> perm(static_cast<size_t>(rank));
+    for (int64_t d = 0; d < rank; ++d) perm[d] = d;
+    if (rank >= 2) {
+      int64_t a = name == "t" ? 0 : int_or(arg_named(g, n, "dim0"), 0);
+      int64_t b = name == "t" ? 1 : int_or(arg_named(g, n, "dim1"), 1);
+      a = a < 0 ? a + rank : a;
+      b = b < 0 ? b + rank : b;
+      std::swap(perm[a], perm[b]);
+    }
+    return ir::ViewStep{K::Permute, perm};
+  }
+  if (name == "as_strided") {
+    const std::vector<int64_t> sizes = ints_of(g, arg_named(g, n, "size"));
+    const std::vector<int64_t> strides = ints_of(g, arg_named(g, n, "stride"));
+    std::vector<int64_t> ints{static_cast<int64_t>(sizes.size())};
+    ints.insert(ints.end(), sizes.begin(), sizes.end());
+    ints.insert(ints.end(), strides.begin(), strides.end());
+    ints.push_back(int_or(arg_named(g, n, "storage_offset"), 0));
+    return ir::ViewStep{K::AsStrided, ints};
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+using Chain = std::vector<ir::ViewStep>;
+
+class GroupLowering {
+ public:
+  GroupLowering(const ir::Graph& g, const std::vector<uint8_t>& in_group, const GroupDomain& d, FusionGroup& group)
+      : g_(g), in_group_(in_group), d_(d), group_(group), b_(&group.kernel) {}
+
+  void run();
+  ir::ExprId value_expr(ir::ValueId v, const Chain& chain);
+
+ private:
+  class Context;
+  const SizeVec& shape(ir::ValueId v) const { return g_.value(v).type.sizes; }
+  uint32_t shape_ref(ir::ValueId v);
+  Chain alignment(ir::ValueId v) const;
+  uint32_t buffer(ir::ValueId v, bool output);
+
+  const ir::Graph& g_;
+  const std::vector<uint8_t>& in_group_;
+  GroupDomain d_;
+  FusionGroup& group_;
+  ir::KernelBuilder b_;
+  absl::flat_hash_map<ir::ValueId, uint32_t> shape_refs_;
+  absl::flat_hash_map<ir::ValueId, uint32_t> load_buffers_;
+  std::vector<std::pair<std::pair<ir::ValueId, Chain>, ir::ExprId>> memo_;
+  absl::flat_hash_map<ir::NodeId, ir::ExprId> reductions_;
+};
+
+class GroupLowering::Context final : public LowerContext {
+ public:
+  // A reduction's operands span the domain (reduced = true); a pointwise
+  // node's are read under `chain`, expanded to its shape first.
+  Context(GroupLowering& l, const ir::Node& n, const Chain& chain, bool reduction)
+      : LowerContext(l.g_, n, l.b_), l_(l), chain_(chain), reduction_(reduction) {}
+  ir::ExprId reduce(ir::ReduceOp op, ir::ExprId input, ScalarType dtype) override {
+    return builder().reduced(builder().add_reduction(op, input, dtype));
+  }
+
+ protected:
+  ir::ExprId operand_at_point(uint32_t k) override {
+    const ir::ValueId o = node().operands.at(k);
+    const ir::ValueId out = node().first_output;
+    if (reduction_) return l_.value_expr(o, l_.alignment(o));
+    if (l_.shape(o) == l_.shape(out)) return l_.value_expr(o, chain_);
+    Chain c{ir::ViewStep{ir::ViewStep::Kind::ExpandTo, {l_.shape_ref(out)}}};
+    c.insert(c.end(), chain_.begin(), chain_.end());
+    return l_.value_expr(o, c);
+  }
+
+ private:
+  GroupLowering& l_;
+  const Chain& chain_;
+  bool reduction_;
+};
+
+uint32_t GroupLowering::shape_ref(ir::ValueId v) {
+  auto [it, inserted] = shape_refs_.emplace(v, static_cast<uint32_t>(group_.shape_refs.size()));
+  if (inserted) group_.shape_refs.push_back(v);
+  return it->second;
+}
+
+uint32_t GroupLowering::buffer(ir::ValueId v, bool output) {
+  const TensorMeta& t = g_.value(v).type;
+  if (!output) {
+    auto it = load_buffers_.find(v);
+    if (it != load_buffers_.end()) return it->second;
+  }
+  const uint32_t b = b_.add_buffer(t.dtype, static_cast<uint32_t>(t.sizes.size()), output);
+  group_.buffer_values.push_back(v);
+  if (!output) load_buffers_.emplace(v, b);
+  return b;
+}
+
+// The steps taking group value `v` to the domain: none for full-domain
+// values and reduced values with kept dims, an unsqueeze per reduced axis
+// otherwise.
+Chain GroupLowering::alignment(ir::ValueId v) const {
+  const SizeVec& domain = shape(d_.domain_value);
+  if (shape(v) == domain || !d_.has_reduction || is_reduced_shape(shape(v), domain, d_.reduce_axes, true)) {
+    return {};
+  }
+  Chain c;
+  for (size_t a = 0; a < domain.size(); ++a) {
+    if ((d_.reduce_axes >> a) & 1) c.push_back(ir::ViewStep{ir::ViewStep::Kind::Unsqueeze, {static_cast<int64_t>(a)}});
+  }
+  return c;
+}
+
+ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
+  for (const auto& [key, e] : memo_) {
+    if (key.first == v && key.second == chain) return e;
+  }
+  const ir::Node& n = g_.producer(v);
+  ir::ExprId e;
+  if (!n.is_input() && n.op->tags.has(Tag::View) && !in_group_[g_.value(v).node]) {
+    if (std::optional<ir::ViewStep> step = view_step_of(g_, n)) {
+      Chain c{*step};
+      c.insert(c.end(), chain.begin(), chain.end());
+      e = value_expr(n.operands[0], c);
+      memo_.push_back({{v, chain}, e});
+      return e;
+    }
+  }
+  if (!n.is_input() && in_group_[g_.value(v).node]) {
+    std::string why_not;
+    const Lowering* l = find_lowering(g_, n, &why_not);
+    LZ_INTERNAL_ASSERT(l != nullptr, "fused node %", v, " has no lowering: ", why_not);
+    if (l->kind == Lowering::Kind::Reduction) {
+      // A reduction is computed once per outer point, whatever view of it is read.
+      auto it = reductions_.find(g_.value(v).node);
+      if (it != reductions_.end()) return it->second;
+      const Chain input_chain;  // the reduction's input spans the domain
+      Context cx(*this, n, input_chain, true);
+      e = l->lower(cx);
+      reductions_.emplace(g_.value(v).node, e);
+      return e;
+    }
+    Context cx(*this, n, chain, false);
+    e = l->lower(cx);
+  } else {
+    const uint32_t access = b_.add_access(ir::Access{buffer(v, false), chain});
+    e = b_.load(access, compute_dtype(g_.value(v).type.dtype));
+  }
+  memo_.push_back({{v, chain}, e});
+  return e;
+}
+
+void GroupLowering::run() {
+  ir::Kernel& k = group_.kernel;
+  const SizeVec& domain = shape(d_.domain_value);
+  k.rank = static_cast<uint32_t>(domain.size());
+  k.reduce_axes = d_.reduce_axes;
+  k.domain_shape = shape_ref(d_.domain_value);
+  k.name = "fused";
+  for (size_t i = 0; i < group_.nodes.size() && i < 4; ++i) k.name += "_" + g_.node(group_.nodes[i]).op->schema.name();
+  for (ir::ValueId v : group_.outputs) {
+    const Chain align = alignment(v);
+    const ir::ExprId e = value_expr(v, align);
+    const bool reduced = d_.has_reduction && shape(v) != domain;
+    const uint32_t access = b_.add_access(ir::Access{buffer(v, true), align});
+    b_.add_store(access, e, reduced);
+  }
+  k.num_shape_refs = static_cast<uint32_t>(group_.shape_refs.size());
+  for (uint32_t p = 0; p < k.num_params; ++p) group_.params.push_back(p);
+  const std::string problem = ir::verify_kernel(k);
+  LZ_INTERNAL_ASSERT(problem.empty(), "lowering made an invalid kernel ", k.name, ": ", problem, "\n",
+                     ir::print_kernel(k));
+}
+
+}  // namespace
+
+void lower_group(const ir::Graph& g, const std::vector<uint8_t>& in_group, const GroupDomain& domain,
+                 FusionGroup& group) {
+  GroupLowering(g, in_group, domain, group).run();
+}
+
+}  // namespace lz::passes

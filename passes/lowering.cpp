@@ -1,0 +1,125 @@
+// The lowering registry and LowerContext's shared helpers.
+#include "passes/lowering.h"
+
+#include "absl/container/flat_hash_map.h"
+#include "core/error.h"
+#include "core/op_tags.h"
+#include "core/type_promotion.h"
+
+namespace lz::passes {
+
+ScalarType compute_dtype(ScalarType t) {
+  return t == ScalarType::Half || t == ScalarType::BFloat16 ? ScalarType::Float : t;
+}
+
+ir::ExprId LowerContext::operand(uint32_t operand, ScalarType dtype) {
+  return b_.cast(operand_at_point(operand), dtype);
+}
+
+ScalarType LowerContext::operand_dtype(uint32_t operand) const {
+  return g_.value(n_.operands.at(operand)).type.dtype;
+}
+
+const ir::Arg& LowerContext::arg(std::string_view name) const {
+  const auto& schema_args = n_.op->schema.arguments();
+  for (size_t i = 0; i < schema_args.size(); ++i) {
+    if (schema_args[i].name == name) return g_.args(n_)[i];
+  }
+  LZ_INTERNAL_ASSERT(false, "lowering of ", n_.op->name, ": no argument '", name, "'");
+}
+
+uint32_t LowerContext::tensor_arg(std::string_view name) const {
+  const ir::Arg& a = arg(name);
+  return a.kind == ir::ArgKind::Tensor ? a.index : ir::kNone;
+}
+
+ir::ExprId LowerContext::scalar(std::string_view name, ScalarType dtype, double fallback) {
+  const ir::Arg& a = arg(name);
+  if (a.kind != ir::ArgKind::Scalar) return b_.constant(fallback, dtype);
+  // A special scalar (0 or 1) is part of the graph's hash: a constant the
+  // code generator can fold. Any other value is a runtime parameter.
+  const Scalar& s = g_.scalar(a.index);
+  if (ir::is_special_scalar(s)) return b_.constant(s.to_double(), dtype);
+  return b_.param(a.index, dtype);
+}
+
+bool LowerContext::scalar_is(std::string_view name, double v) const {
+  const ir::Arg& a = arg(name);
+  if (a.kind != ir::ArgKind::Scalar) return false;
+  const Scalar& s = g_.scalar(a.index);
+  return ir::is_special_scalar(s) && s.to_double() == v;
+}
+
+ScalarType LowerContext::out_dtype(uint32_t output) const {
+  return g_.value(n_.first_output + output).type.dtype;
+}
+
+ScalarType LowerContext::common_dtype(std::initializer_list<uint32_t> operands) const {
+  ResultTypeState state;
+  for (uint32_t k : operands) {
+    const ir::ValueId v = n_.operands.at(k);
+    const ir::Node& producer = g_.producer(v);
+    const bool wrapped = producer.is_input() && g_.input_data(producer.input_index).defined() &&
+                         g_.input_data(producer.input_index).unsafe_get_impl()->is_wrapped_number();
+    state.add(g_.value(v).type.dtype, static_cast<int64_t>(g_.value(v).type.sizes.size()), wrapped);
+  }
+  return state.result();
+}
+
+namespace {
+
+using Table = absl::flat_hash_map<std::string_view, Lowering>;
+
+Table* building = nullptr;
+void add_to_table(std::string_view name, const Lowering& l) { building->emplace(name, l); }
+
+const Table& table() {
+  static const Table t = [] {
+    Table t;
+    building = &t;
+    detail::add_pointwise_lowerings(&add_to_table);
+    detail::add_reduction_lowerings(&add_to_table);
+    building = nullptr;
+    return t;
+  }();
+  return t;
+}
+
+bool supported_dtype(ScalarType t) { return t != ScalarType::Undefined; }
+
+}  // namespace
+
+const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string* why_not) {
+  if (n.is_input()) return nullptr;
+  if (n.op->tags.has(Tag::Random) || n.implicit_generator != ir::kNone) {
+    *why_not = "a random operator (runs its eager kernel, which draws the numbers)";
+    return nullptr;
+  }
+  const auto it = table().find(n.op->name);
+  if (it == table().end()) {
+    *why_not = "no lowering for " + n.op->name;
+    return nullptr;
+  }
+  for (uint32_t k = 0; k < n.num_outputs; ++k) {
+    const TensorMeta& t = g.value(n.first_output + k).type;
+    if (!supported_dtype(t.dtype)) {
+      *why_not = "dtype " + std::string(to_string(t.dtype)) + " is not lowered";
+      return nullptr;
+    }
+  }
+  if (it->second.refuse) {
+    if (const char* why = it->second.refuse(g, n)) {
+      *why_not = why;
+      return nullptr;
+    }
+  }
+  for (ir::ValueId v : n.operands) {
+    if (g.value(v).type.device != g.value(n.first_output).type.device) {
+      *why_not = "operands on another device";
+      return nullptr;
+    }
+  }
+  return &it->second;
+}
+
+}  // namespace lz::passes

@@ -1,0 +1,92 @@
+// Lowerings: how one tensor operator becomes scalar expressions of the
+// kernel IR. One table serves every code generator (they only see kernel
+// IR). An operator without an entry is not fused: it runs as an eager step
+// between kernels, named in the fusion plan with the reason.
+//
+// A lowering sees its node through a LowerContext: the expression of each
+// tensor operand at the current point of the kernel's domain (broadcast,
+// views and producers inside the group already resolved by the caller), its
+// runtime scalars as kernel parameters, and, for reductions, a way to
+// declare a reduction over the group's reduction axes.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "ir/graph.h"
+#include "ir/kernel_ir.h"
+
+namespace lz::passes {
+
+class LowerContext {
+ public:
+  LowerContext(const ir::Graph& g, const ir::Node& n, ir::KernelBuilder& b) : g_(g), n_(n), b_(b) {}
+  virtual ~LowerContext() = default;
+
+  const ir::Graph& graph() const { return g_; }
+  const ir::Node& node() const { return n_; }
+  ir::KernelBuilder& builder() { return b_; }
+
+  // Tensor operand `operand` (an index into node().operands) at the current
+  // point, converted to `dtype`.
+  ir::ExprId operand(uint32_t operand, ScalarType dtype);
+  ScalarType operand_dtype(uint32_t operand) const;
+  // The schema argument `name` (must exist).
+  const ir::Arg& arg(std::string_view name) const;
+  // The operand index of Tensor argument `name`; kNone when it is None.
+  uint32_t tensor_arg(std::string_view name) const;
+  // Runtime Scalar argument `name` as an expression of `dtype`; `fallback`
+  // when the argument is None.
+  ir::ExprId scalar(std::string_view name, ScalarType dtype, double fallback = 0);
+  // Whether Scalar argument `name` is the special (hashed) value `v`.
+  bool scalar_is(std::string_view name, double v) const;
+  ScalarType out_dtype(uint32_t output = 0) const;
+  // The dtype the operator computes in given its tensor operands
+  // (PyTorch's result_type over operands, wrapped numbers included).
+  ScalarType common_dtype(std::initializer_list<uint32_t> operands) const;
+
+  // Reduces `input` over the group's reduction axes; returns the reduced
+  // value (constant over the inner points).
+  virtual ir::ExprId reduce(ir::ReduceOp op, ir::ExprId input, ScalarType dtype) = 0;
+
+ protected:
+  virtual ir::ExprId operand_at_point(uint32_t operand) = 0;
+
+ private:
+  const ir::Graph& g_;
+  const ir::Node& n_;
+  ir::KernelBuilder& b_;
+};
+
+// The dtype expressions of values of dtype `t` compute in: f16/bf16 compute
+// in f32, as the eager kernels do.
+ScalarType compute_dtype(ScalarType t);
+
+struct Lowering {
+  enum class Kind : uint8_t { Pointwise, Reduction };
+  Kind kind = Kind::Pointwise;
+  // Relative cost per element, for the recompute rule of the planner
+  // (1: an add; transcendentals 8 or more).
+  int cost = 1;
+  // The expression of the node's (single) output at the current point.
+  ir::ExprId (*lower)(LowerContext& cx) = nullptr;
+  // Reductions: the reduced dims of the node's first operand (bit mask);
+  // nullptr for pointwise operators.
+  uint64_t (*reduce_axes)(const ir::Graph& g, const ir::Node& n) = nullptr;
+  // Why this node cannot be lowered although its operator can (nullptr: it
+  // can), e.g. integer division, whose eager kernel raises on a zero.
+  const char* (*refuse)(const ir::Graph& g, const ir::Node& n) = nullptr;
+};
+
+// The lowering of `n`'s operator, or nullptr (then *why_not says why: "no
+// lowering", "a random operator", ...). Also refuses nodes whose dtypes or
+// arguments the lowering does not cover (a device change, complex dtypes).
+const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string* why_not);
+
+namespace detail {
+// The tables, one per file (lowering_pointwise.cpp, lowering_reduction.cpp).
+void add_pointwise_lowerings(void (*add)(std::string_view name, const Lowering& l));
+void add_reduction_lowerings(void (*add)(std::string_view name, const Lowering& l));
+}  // namespace detail
+
+}  // namespace lz::passes

@@ -1,0 +1,284 @@
+// Lowerings of element-wise operators. Each computes in the operator's
+// result dtype (f16/bf16 in f32), with the semantics of its eager kernel.
+// Scalar overloads (mul.Scalar, where.ScalarSelf, clamp with numbers) are
+// composites over the Tensor overloads, so only those are traced.
+#include "passes/lowering.h"
+
+namespace lz::passes::detail {
+
+namespace {
+
+using ir::ExprId;
+using ir::ScalarOp;
+using Kind = Lowering::Kind;
+
+ScalarType compute_out(LowerContext& cx) { return compute_dtype(cx.out_dtype()); }
+
+template <ScalarOp Op>
+ExprId unary_same(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  return cx.builder().unary(Op, cx.operand(0, c), c);
+}
+
+// Predicates on the operand's own dtype (isnan, logical_not).
+template <ScalarOp Op>
+ExprId unary_predicate(LowerContext& cx) {
+  const ScalarType c = compute_dtype(cx.operand_dtype(0));
+  return cx.builder().unary(Op, cx.operand(0, c), ScalarType::Bool);
+}
+
+template <ScalarOp Op>
+ExprId binary_same(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  return cx.builder().binary(Op, cx.operand(0, c), cx.operand(1, c), c);
+}
+
+template <ScalarOp Op>
+ExprId compare(LowerContext& cx) {
+  const ScalarType c = compute_dtype(cx.common_dtype({0, 1}));
+  return cx.builder().binary(Op, cx.operand(0, c), cx.operand(1, c), ScalarType::Bool);
+}
+
+template <ScalarOp Op>
+ExprId logical(LowerContext& cx) {
+  return cx.builder().binary(Op, cx.operand(0, ScalarType::Bool), cx.operand(1, ScalarType::Bool),
+                             ScalarType::Bool);
+}
+
+// self + alpha * other (add.Tensor, sub.Tensor with Op = Sub).
+template <ScalarOp Op>
+ExprId add_alpha(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  ir::KernelBuilder& b = cx.builder();
+  if (c == ScalarType::Bool) return b.binary(ScalarOp::LogicalOr, cx.operand(0, c), cx.operand(1, c), c);
+  ExprId other = cx.operand(1, c);
+  if (!cx.scalar_is("alpha", 1)) other = b.binary(ScalarOp::Mul, other, cx.scalar("alpha", c, 1), c);
+  return b.binary(Op, cx.operand(0, c), other, c);
+}
+
+ExprId mul(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  const ScalarOp op = c == ScalarType::Bool ? ScalarOp::LogicalAnd : ScalarOp::Mul;
+  return cx.builder().binary(op, cx.operand(0, c), cx.operand(1, c), c);
+}
+
+ExprId div_mode(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  const ir::Arg& mode = cx.arg("rounding_mode");
+  ScalarOp op = ScalarOp::Div;
+  if (mode.kind == ir::ArgKind::String) {
+    const std::string_view m = cx.graph().string_at(mode);
+    if (m == "floor") op = ScalarOp::FloorDiv;
+    if (m == "trunc") op = is_floating_point(c) ? ScalarOp::TruncDiv : ScalarOp::Div;
+  }
+  return cx.builder().binary(op, cx.operand(0, c), cx.operand(1, c), c);
+}
+
+ExprId pow_tensor_scalar(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  return cx.builder().binary(ScalarOp::Pow, cx.operand(0, c), cx.scalar("exponent", c), c);
+}
+
+ExprId pow_scalar_tensor(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  return cx.builder().binary(ScalarOp::Pow, cx.scalar("self", c), cx.operand(0, c), c);
+}
+
+ExprId square(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  const ExprId x = cx.operand(0, c);
+  return cx.builder().binary(ScalarOp::Mul, x, x, c);
+}
+
+ExprId reciprocal(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  ir::KernelBuilder& b = cx.builder();
+  return b.binary(ScalarOp::Div, b.constant(1, c), cx.operand(0, c), c);
+}
+
+// relu keeps NaN: x < 0 ? 0 : x, as the eager kernel.
+ExprId relu(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  ir::KernelBuilder& b = cx.builder();
+  const ExprId x = cx.operand(0, c);
+  const ExprId zero = b.constant(0, c);
+  return b.select(b.binary(ScalarOp::Lt, x, zero, ScalarType::Bool), zero, x, c);
+}
+
+ExprId silu(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  ir::KernelBuilder& b = cx.builder();
+  const ExprId x = cx.operand(0, c);
+  return b.binary(ScalarOp::Mul, x, b.unary(ScalarOp::Sigmoid, x, c), c);
+}
+
+// gelu: x/2 (1 + erf(x/sqrt 2)); tanh form: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+ExprId gelu(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  ir::KernelBuilder& b = cx.builder();
+  const ExprId x = cx.operand(0, c);
+  const ir::Arg& approximate = cx.arg("approximate");
+  const bool tanh_form = approximate.kind == ir::ArgKind::String && cx.graph().string_at(approximate) == "tanh";
+  ExprId inner;
+  if (tanh_form) {
+    const ExprId x3 = b.binary(ScalarOp::Mul, b.binary(ScalarOp::Mul, x, x, c), x, c);
+    const ExprId poly = b.binary(ScalarOp::Add, x, b.binary(ScalarOp::Mul, b.constant(0.044715, c), x3, c), c);
+    inner = b.unary(ScalarOp::Tanh, b.binary(ScalarOp::Mul, b.constant(0.7978845608028654, c), poly, c), c);
+  } else {
+    inner = b.unary(ScalarOp::Erf, b.binary(ScalarOp::Mul, x, b.constant(0.7071067811865476, c), c), c);
+  }
+  const ExprId half_x = b.binary(ScalarOp::Mul, b.constant(0.5, c), x, c);
+  return b.binary(ScalarOp::Mul, half_x, b.binary(ScalarOp::Add, b.constant(1, c), inner, c), c);
+}
+
+ExprId where(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  return cx.builder().select(cx.operand(0, ScalarType::Bool), cx.operand(1, c), cx.operand(2, c), c);
+}
+
+// clamp(x, lo, hi) = min(max(x, lo), hi), NaN-propagating; lo > hi gives hi.
+ExprId clamp_bounds(LowerContext& cx, uint32_t lo, uint32_t hi) {
+  const ScalarType c = compute_out(cx);
+  ir::KernelBuilder& b = cx.builder();
+  ExprId x = cx.operand(0, c);
+  if (lo != ir::kNone) x = b.binary(ScalarOp::Maximum, x, cx.operand(lo, c), c);
+  if (hi != ir::kNone) x = b.binary(ScalarOp::Minimum, x, cx.operand(hi, c), c);
+  return x;
+}
+ExprId clamp(LowerContext& cx) { return clamp_bounds(cx, cx.tensor_arg("min"), cx.tensor_arg("max")); }
+ExprId clamp_min(LowerContext& cx) { return clamp_bounds(cx, cx.tensor_arg("min"), ir::kNone); }
+ExprId clamp_max(LowerContext& cx) { return clamp_bounds(cx, ir::kNone, cx.tensor_arg("max")); }
+
+// lerp: weight < 0.5 ? self + w (end - self) : end - (end - self)(1 - w), as PyTorch.
+ExprId lerp_with(LowerContext& cx, ExprId w) {
+  const ScalarType c = compute_out(cx);
+  ir::KernelBuilder& b = cx.builder();
+  const ExprId self = cx.operand(0, c);
+  const ExprId end = cx.operand(1, c);
+  const ExprId diff = b.binary(ScalarOp::Sub, end, self, c);
+  const ExprId low = b.binary(ScalarOp::Add, self, b.binary(ScalarOp::Mul, w, diff, c), c);
+  const ExprId one_minus = b.binary(ScalarOp::Sub, b.constant(1, c), w, c);
+  const ExprId high = b.binary(ScalarOp::Sub, end, b.binary(ScalarOp::Mul, diff, one_minus, c), c);
+  const ExprId is_low = b.binary(ScalarOp::Lt, b.unary(ScalarOp::Abs, w, c), b.constant(0.5, c), ScalarType::Bool);
+  return b.select(is_low, low, high, c);
+}
+ExprId lerp_tensor(LowerContext& cx) { return lerp_with(cx, cx.operand(2, compute_out(cx))); }
+ExprId lerp_scalar(LowerContext& cx) { return lerp_with(cx, cx.scalar("weight", compute_out(cx))); }
+
+// addcmul: self + value t1 t2; addcdiv: self + value t1 / t2.
+template <ScalarOp Op>
+ExprId addc(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  ir::KernelBuilder& b = cx.builder();
+  ExprId t = b.binary(Op, cx.operand(1, c), cx.operand(2, c), c);
+  if (!cx.scalar_is("value", 1)) t = b.binary(ScalarOp::Mul, cx.scalar("value", c, 1), t, c);
+  return b.binary(ScalarOp::Add, cx.operand(0, c), t, c);
+}
+
+ExprId masked_fill_scalar(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  return cx.builder().select(cx.operand(1, ScalarType::Bool), cx.scalar("value", c), cx.operand(0, c), c);
+}
+ExprId masked_fill_tensor(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  return cx.builder().select(cx.operand(1, ScalarType::Bool), cx.operand(2, c), cx.operand(0, c), c);
+}
+
+// A conversion rounds to its dtype even when consumers compute wider (x.half().float()).
+ExprId convert(LowerContext& cx) {
+  const ScalarType out = cx.out_dtype();
+  const ExprId x = cx.operand(0, compute_dtype(cx.operand_dtype(0)));
+  if (compute_dtype(out) == out) return cx.builder().cast(x, out);
+  return cx.builder().cast(cx.builder().cast(x, out), compute_dtype(out));
+}
+
+ExprId identity(LowerContext& cx) { return cx.operand(0, compute_out(cx)); }
+
+// Integer division, remainder and powers raise in their eager kernels (a
+// zero divisor, a negative exponent): they stay eager so the error does.
+const char* refuse_integral(const ir::Graph& g, const ir::Node& n) {
+  const ScalarType t = g.value(n.first_output).type.dtype;
+  return is_integral(t, true) ? "integer division and powers raise on bad values in their eager kernel" : nullptr;
+}
+
+}  // namespace
+
+void add_pointwise_lowerings(void (*add)(std::string_view, const Lowering&)) {
+  const auto pw = [&](std::string_view name, ExprId (*fn)(LowerContext&), int cost = 1) {
+    add(name, Lowering{Kind::Pointwise, cost, fn, nullptr, nullptr});
+  };
+  const auto pw_float = [&](std::string_view name, ExprId (*fn)(LowerContext&), int cost) {
+    add(name, Lowering{Kind::Pointwise, cost, fn, nullptr, refuse_integral});
+  };
+  constexpr int kTranscendental = 8;
+  pw("neg", unary_same<ScalarOp::Neg>);
+  pw("abs", unary_same<ScalarOp::Abs>);
+  pw("sign", unary_same<ScalarOp::Sign>);
+  pw("square", square);
+  pw("reciprocal", reciprocal, 2);
+  pw("floor", unary_same<ScalarOp::Floor>);
+  pw("ceil", unary_same<ScalarOp::Ceil>);
+  pw("round", unary_same<ScalarOp::Round>);
+  pw("trunc", unary_same<ScalarOp::Trunc>);
+  pw("bitwise_not", unary_same<ScalarOp::BitwiseNot>);
+  pw("logical_not", unary_predicate<ScalarOp::LogicalNot>);
+  pw("isnan", unary_predicate<ScalarOp::IsNan>);
+  pw("isinf", unary_predicate<ScalarOp::IsInf>);
+  pw("relu", relu);
+  pw("exp", unary_same<ScalarOp::Exp>, kTranscendental);
+  pw("exp2", unary_same<ScalarOp::Exp2>, kTranscendental);
+  pw("expm1", unary_same<ScalarOp::Expm1>, kTranscendental);
+  pw("log", unary_same<ScalarOp::Log>, kTranscendental);
+  pw("log2", unary_same<ScalarOp::Log2>, kTranscendental);
+  pw("log1p", unary_same<ScalarOp::Log1p>, kTranscendental);
+  pw("sqrt", unary_same<ScalarOp::Sqrt>, 4);
+  pw("rsqrt", unary_same<ScalarOp::Rsqrt>, 4);
+  pw("sin", unary_same<ScalarOp::Sin>, kTranscendental);
+  pw("cos", unary_same<ScalarOp::Cos>, kTranscendental);
+  pw("tan", unary_same<ScalarOp::Tan>, kTranscendental);
+  pw("tanh", unary_same<ScalarOp::Tanh>, kTranscendental);
+  pw("sigmoid", unary_same<ScalarOp::Sigmoid>, kTranscendental);
+  pw("erf", unary_same<ScalarOp::Erf>, kTranscendental);
+  pw("silu", silu, kTranscendental);
+  pw("gelu", gelu, kTranscendental);
+
+  pw("add.Tensor", add_alpha<ScalarOp::Add>);
+  pw("sub.Tensor", add_alpha<ScalarOp::Sub>);
+  pw("mul.Tensor", mul);
+  pw("div.Tensor", binary_same<ScalarOp::Div>, 2);
+  pw_float("div.Tensor_mode", div_mode, 2);
+  pw_float("pow.Tensor_Tensor", binary_same<ScalarOp::Pow>, kTranscendental);
+  pw_float("pow.Tensor_Scalar", pow_tensor_scalar, kTranscendental);
+  pw_float("pow.Scalar", pow_scalar_tensor, kTranscendental);
+  pw_float("remainder.Tensor", binary_same<ScalarOp::Remainder>, 2);
+  pw("atan2", binary_same<ScalarOp::Atan2>, kTranscendental);
+  pw("maximum", binary_same<ScalarOp::Maximum>);
+  pw("minimum", binary_same<ScalarOp::Minimum>);
+  pw("eq.Tensor", compare<ScalarOp::Eq>);
+  pw("ne.Tensor", compare<ScalarOp::Ne>);
+  pw("lt.Tensor", compare<ScalarOp::Lt>);
+  pw("le.Tensor", compare<ScalarOp::Le>);
+  pw("gt.Tensor", compare<ScalarOp::Gt>);
+  pw("ge.Tensor", compare<ScalarOp::Ge>);
+  pw("logical_and", logical<ScalarOp::LogicalAnd>);
+  pw("logical_or", logical<ScalarOp::LogicalOr>);
+  pw("logical_xor", logical<ScalarOp::LogicalXor>);
+  pw("bitwise_and.Tensor", binary_same<ScalarOp::BitwiseAnd>);
+  pw("bitwise_or.Tensor", binary_same<ScalarOp::BitwiseOr>);
+  pw("bitwise_xor.Tensor", binary_same<ScalarOp::BitwiseXor>);
+
+  pw("where.self", where);
+  pw("clamp.Tensor", clamp);
+  pw("clamp_min.Tensor", clamp_min);
+  pw("clamp_max.Tensor", clamp_max);
+  pw("lerp.Tensor", lerp_tensor, 2);
+  pw("lerp.Scalar", lerp_scalar, 2);
+  pw("addcmul", addc<ScalarOp::Mul>);
+  pw("addcdiv", addc<ScalarOp::Div>, 2);
+  pw("masked_fill.Scalar", masked_fill_scalar);
+  pw("masked_fill.Tensor", masked_fill_tensor);
+  pw("_to_copy", convert);
+  pw("clone", identity);
+}
+
+}  // namespace lz::passes::detail

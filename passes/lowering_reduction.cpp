@@ -1,0 +1,125 @@
+// Lowerings of reductions. Each reduces over the group's reduction axes
+// (which the planner took from reduce_axes below) and accumulates in the
+// result dtype (f16/bf16 in f32), as the eager kernels do.
+#include "passes/lowering.h"
+
+#include <cmath>
+
+namespace lz::passes::detail {
+
+namespace {
+
+using ir::ExprId;
+using ir::ReduceOp;
+using ir::ScalarOp;
+using Kind = Lowering::Kind;
+
+uint64_t all_axes(const ir::Graph& g, const ir::Node& n) {
+  const size_t rank = g.value(n.operands[0]).type.sizes.size();
+  return rank >= 64 ? ~uint64_t{0} : (uint64_t{1} << rank) - 1;
+}
+
+uint64_t axis_bit(int64_t d, size_t rank) {
+  if (rank == 0) return 0;  // a 0-dim tensor reduces over nothing (dim 0 or -1 name it)
+  const int64_t r = static_cast<int64_t>(rank);
+  return uint64_t{1} << static_cast<uint64_t>(d < 0 ? d + r : d);
+}
+
+// `dim` as a list: None or [] reduce every dim (PyTorch's sum/amax rule).
+uint64_t dim_list_axes(const ir::Graph& g, const ir::Node& n) {
+  const auto& args = n.op->schema.arguments();
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].name != "dim") continue;
+    const ir::Arg& a = g.args(n)[i];
+    if (a.kind != ir::ArgKind::IntList || a.count == 0) return all_axes(g, n);
+    const size_t rank = g.value(n.operands[0]).type.sizes.size();
+    uint64_t mask = 0;
+    for (int64_t d : g.int_pool(a)) mask |= axis_bit(d, rank);
+    return mask;
+  }
+  return all_axes(g, n);
+}
+
+uint64_t dim_int_axes(const ir::Graph& g, const ir::Node& n) {
+  const auto& args = n.op->schema.arguments();
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].name == "dim") return axis_bit(g.args(n)[i].i, g.value(n.operands[0]).type.sizes.size());
+  }
+  return all_axes(g, n);
+}
+
+ScalarType acc_dtype(LowerContext& cx) { return compute_dtype(cx.out_dtype()); }
+
+template <ReduceOp Op>
+ExprId reduce_to_out(LowerContext& cx) {
+  const ScalarType c = acc_dtype(cx);
+  return cx.reduce(Op, cx.operand(0, c), c);
+}
+
+// all/any: truth of each element, result in the output dtype (bool, or uint8 for uint8).
+template <ReduceOp Op>
+ExprId reduce_truth(LowerContext& cx) {
+  const ExprId r = cx.reduce(Op, cx.operand(0, ScalarType::Bool), ScalarType::Bool);
+  return cx.builder().cast(r, acc_dtype(cx));
+}
+
+ExprId mean(LowerContext& cx) {
+  const ScalarType c = acc_dtype(cx);
+  ir::KernelBuilder& b = cx.builder();
+  return b.binary(ScalarOp::Div, cx.reduce(ReduceOp::Sum, cx.operand(0, c), c), b.reduce_count(c), c);
+}
+
+// var = sum((x - mean)^2) / max(N - correction, 0): two passes over the row.
+ExprId variance(LowerContext& cx) {
+  const ScalarType c = acc_dtype(cx);
+  ir::KernelBuilder& b = cx.builder();
+  const ExprId x = cx.operand(0, c);
+  const ExprId n = b.reduce_count(c);
+  const ExprId m = b.binary(ScalarOp::Div, cx.reduce(ReduceOp::Sum, x, c), n, c);
+  const ExprId d = b.binary(ScalarOp::Sub, x, m, c);
+  const ExprId ss = cx.reduce(ReduceOp::Sum, b.binary(ScalarOp::Mul, d, d, c), c);
+  const ExprId dof = b.binary(ScalarOp::Maximum, b.binary(ScalarOp::Sub, n, cx.scalar("correction", c, 1), c),
+                              b.constant(0, c), c);
+  return b.binary(ScalarOp::Div, ss, dof, c);
+}
+
+ExprId standard_deviation(LowerContext& cx) {
+  return cx.builder().unary(ScalarOp::Sqrt, variance(cx), acc_dtype(cx));
+}
+
+// logsumexp = log(sum(exp(x - m))) + m with m = max, taken as 0 when infinite.
+ExprId logsumexp(LowerContext& cx) {
+  const ScalarType c = acc_dtype(cx);
+  ir::KernelBuilder& b = cx.builder();
+  const ExprId x = cx.operand(0, c);
+  const ExprId mx = cx.reduce(ReduceOp::Max, x, c);
+  const ExprId m = b.select(b.unary(ScalarOp::IsInf, mx, ScalarType::Bool), b.constant(0, c), mx, c);
+  const ExprId s = cx.reduce(ReduceOp::Sum, b.unary(ScalarOp::Exp, b.binary(ScalarOp::Sub, x, m, c), c), c);
+  return b.binary(ScalarOp::Add, b.unary(ScalarOp::Log, s, c), m, c);
+}
+
+}  // namespace
+
+void add_reduction_lowerings(void (*add)(std::string_view, const Lowering&)) {
+  const auto red = [&](std::string_view name, ExprId (*fn)(LowerContext&),
+                       uint64_t (*axes)(const ir::Graph&, const ir::Node&), int cost = 1) {
+    add(name, Lowering{Kind::Reduction, cost, fn, axes, nullptr});
+  };
+  red("sum", reduce_to_out<ReduceOp::Sum>, all_axes);
+  red("sum.dim_IntList", reduce_to_out<ReduceOp::Sum>, dim_list_axes);
+  red("mean", mean, all_axes);
+  red("mean.dim", mean, dim_list_axes);
+  red("prod", reduce_to_out<ReduceOp::Prod>, all_axes);
+  red("prod.dim_int", reduce_to_out<ReduceOp::Prod>, dim_int_axes);
+  red("amax", reduce_to_out<ReduceOp::Max>, dim_list_axes);
+  red("amin", reduce_to_out<ReduceOp::Min>, dim_list_axes);
+  red("all", reduce_truth<ReduceOp::All>, all_axes);
+  red("any", reduce_truth<ReduceOp::Any>, all_axes);
+  red("all.dim", reduce_truth<ReduceOp::All>, dim_int_axes);
+  red("any.dim", reduce_truth<ReduceOp::Any>, dim_int_axes);
+  red("var.correction", variance, dim_list_axes, 2);
+  red("std.correction", standard_deviation, dim_list_axes, 2);
+  red("logsumexp", logsumexp, dim_list_axes, 8);
+}
+
+}  // namespace lz::passes::detail

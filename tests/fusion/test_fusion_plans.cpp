@@ -1,0 +1,180 @@
+// Fusion plans of hand-written IR: what fuses, what stays eager and why,
+// how views fold into accesses, and the cases fusion must refuse.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "ir/parser.h"
+#include "passes/fusion.h"
+#include "passes/graph_rewriter.h"
+
+namespace {
+
+using lz::passes::FusionPlan;
+
+struct Planned {
+  lz::passes::Program program;
+  FusionPlan plan;
+};
+
+Planned plan_of(const std::string& text) {
+  lz::ir::ParsedGraph parsed = lz::ir::parse_graph(text);
+  Planned p;
+  p.program = lz::passes::copy_cone(parsed.graph, parsed.outputs);
+  p.plan = lz::passes::plan_fusion(p.program);
+  return p;
+}
+
+std::string group_kinds(const FusionPlan& plan) {
+  std::string out;
+  for (const auto& g : plan.groups) out += g.is_kernel() ? "K" : "E";
+  return out;
+}
+
+const std::string kScalarOne = "scalars {\n  $0 = 1 : int\n}\n";
+
+TEST_CASE("fusion plan: a reduction over a leading dim fuses its consumers", "[fusion]") {
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[6, 8] = input 0
+  %1 : f32[8] = sum.dim_IntList(%0, dim=[0], keepdim=false, dtype=None)
+  %2 : f32[8] = exp(%1)
+  return %2
+})");
+  CHECK(group_kinds(p.plan) == "K");
+  const auto& k = p.plan.groups[0].kernel;
+  CHECK(k.reduce_axes == 1);
+  REQUIRE(k.stores.size() == 1);
+  CHECK(k.stores[0].reduced);
+  // The reduced output [8] is aligned to the domain [6, 8] by an unsqueeze.
+  CHECK(lz::ir::print_kernel(k).find("unsqueeze(0)") != std::string::npos);
+}
+
+TEST_CASE("fusion plan: a kernel never runs both before and after an eager step", "[fusion]") {
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[4, 4] = input 0
+  %1 : f32[4, 4] = exp(%0)
+  %2 : f32[4, 4] = mm(%1, %0)
+  %3 : f32[4, 4] = add.Tensor(%1, %2, alpha=$0)
+  return %3
+}
+)" + kScalarOne);
+  CHECK(group_kinds(p.plan) == "KEK");
+  CHECK(p.plan.groups[1].reason == "no lowering for mm");
+  // exp is stored for mm and for the second kernel.
+  CHECK(p.plan.groups[0].outputs.size() == 1);
+}
+
+TEST_CASE("fusion plan: views fold into the loads of the kernel", "[fusion]") {
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[4, 8] = input 0
+  %1 : f32[8, 4] = input 1
+  %2 : f32[4, 8] = exp(%0)
+  %3 : f32[8, 4] = permute(%2, dims=[1, 0])
+  %4 : f32[8, 4] = add.Tensor(%3, %1, alpha=$0)
+  return %4
+}
+)" + kScalarOne);
+  CHECK(group_kinds(p.plan) == "K");
+  const std::string kernel = lz::ir::print_kernel(p.plan.groups[0].kernel);
+  INFO(kernel);
+  CHECK(kernel.find("permute(1, 0)") != std::string::npos);
+  CHECK(p.plan.groups[0].kernel.stores.size() == 1);
+}
+
+TEST_CASE("fusion plan: a view an eager step needs is an eager view step", "[fusion]") {
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[4, 4] = input 0
+  %1 : f32[4, 4] = permute(%0, dims=[1, 0])
+  %2 : f32[4, 4] = mm(%1, %0)
+  return %2
+})");
+  CHECK(group_kinds(p.plan) == "EE");
+  CHECK(p.plan.groups[0].reason.find("view") != std::string::npos);
+}
+
+TEST_CASE("fusion plan: a reduced value without kept dims is not broadcast against the wrong axis", "[fusion]") {
+  // [4] + [4, 4] broadcasts along the last dim, not along the reduced one:
+  // the add cannot read the row sum at its own row.
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[4, 4] = input 0
+  %1 : f32[4] = sum.dim_IntList(%0, dim=[1], keepdim=false, dtype=None)
+  %2 : f32[4, 4] = add.Tensor(%0, %1, alpha=$0)
+  return %2
+}
+)" + kScalarOne);
+  CHECK(group_kinds(p.plan) == "KK");
+}
+
+TEST_CASE("fusion plan: consumers of several kernels merge them into one multi-output kernel", "[fusion]") {
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[16] = input 0
+  %1 : f32[16] = input 1
+  %2 : f32[16] = exp(%0)
+  %3 : f32[16] = sin(%1)
+  %4 : f32[16] = mul.Tensor(%2, %3)
+  return %2, %3, %4
+})");
+  CHECK(group_kinds(p.plan) == "K");
+  CHECK(p.plan.groups[0].kernel.stores.size() == 3);
+}
+
+TEST_CASE("fusion plan: random operators and operators without lowering stay eager", "[fusion]") {
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[4, 4] = input 0
+  %1 : f32[4, 4], %2 : b8[4, 4] = native_dropout(%0, p=0.5, train=true)
+  %3 : f32[4, 4] = exp(%1)
+  return %3
+})");
+  CHECK(group_kinds(p.plan) == "EK");
+  CHECK(p.plan.groups[0].reason.find("random") != std::string::npos);
+}
+
+TEST_CASE("fusion plan: with fusion off every node is an eager step", "[fusion]") {
+  lz::ir::ParsedGraph parsed = lz::ir::parse_graph(R"(graph {
+  %0 : f32[4] = input 0
+  %1 : f32[4] = exp(%0)
+  %2 : f32[4] = sin(%1)
+  return %2
+})");
+  const lz::passes::Program program = lz::passes::copy_cone(parsed.graph, parsed.outputs);
+  const FusionPlan plan = lz::passes::plan_fusion(program, {false});
+  CHECK(group_kinds(plan) == "EE");
+  CHECK(plan.groups[0].reason == "fusion is off");
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE("fusion plan: a cheap broadcast producer is recomputed, an expensive one stored", "[fusion]") {
+  const auto plan_with = [](const std::string& op) {
+    return plan_of(R"(graph {
+  %0 : f32[4, 8] = input 0
+  %1 : f32[8] = input 1
+  %2 : f32[8] = )" + op + R"((%1)
+  %3 : f32[4, 8] = add.Tensor(%0, %2, alpha=$0)
+  return %3
+}
+)" + kScalarOne);
+  };
+  CHECK(group_kinds(plan_with("neg").plan) == "K");
+  const Planned expensive = plan_with("exp");
+  CHECK(group_kinds(expensive.plan) == "KK");
+  bool said = false;
+  for (const std::string& d : expensive.plan.decisions) said |= d.find("stored, not recomputed") != std::string::npos;
+  CHECK(said);
+}
+
+TEST_CASE("fusion plan: a producer read through two views is not recomputed when expensive", "[fusion]") {
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[4, 4] = input 0
+  %1 : f32[4, 4] = exp(%0)
+  %2 : f32[4, 4] = permute(%1, dims=[1, 0])
+  %3 : f32[4, 4] = add.Tensor(%1, %2, alpha=$0)
+  return %3
+}
+)" + kScalarOne);
+  CHECK(group_kinds(p.plan) == "KK");
+}
+
+}  // namespace

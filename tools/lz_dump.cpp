@@ -1,0 +1,302 @@
+// lz-dump: reads a graph in the IR text form (ir/printer.h), runs the pass
+// pipeline and the fusion planner on it the way materialisation would, and
+// prints what happened: the IR after each pass, the final IR, the fusion
+// plan, each kernel's IR, pass statistics and a Graphviz DOT picture.
+//
+// Exit codes: 0 ok, 2 bad arguments or input (never a crash on bad input).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/kernel_ir.h"
+#include "ir/parser.h"
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "passes/dot.h"
+#include "passes/fusion.h"
+#include "passes/graph_rewriter.h"
+#include "passes/pass_manager.h"
+
+namespace {
+
+constexpr std::string_view kUsage =
+    R"(usage: lz-dump [options] INPUT.ir
+
+Reads a graph in Lazuli's IR text form (INPUT "-" reads stdin), runs the
+pass pipeline and the fusion planner on it, and prints the result.
+
+options:
+  --passes=SPEC     comma-separated pass pipeline (dce, cse, fold, simplify,
+                    views, default); "none" runs no pass. Default: "default".
+  --no-fusion       plan every node as an eager step (as LZ_NO_FUSION does)
+  --print=LIST      what to print, comma-separated, in this order:
+                      passes   the IR after each pass
+                      ir       the final IR
+                      plan     the fusion plan
+                      kernels  each kernel's IR
+                      stats    per-pass name, time, changed, node counts
+                      dot      Graphviz DOT of the program and its plan
+                    or "all" or "none". Default: ir,plan.
+  -o FILE           write the printed output to FILE instead of stdout
+  --dot=FILE.dot    also write DOT to FILE.dot and, if Graphviz's `dot` is on
+                    PATH, render it to FILE.svg next to it
+  -h, --help        show this help
+
+exit status: 0 on success, 2 on bad arguments or input.
+)";
+
+// What --print selects, in the order it is printed.
+struct Sections {
+  bool passes = false;
+  bool ir = true;
+  bool plan = true;
+  bool kernels = false;
+  bool stats = false;
+  bool dot = false;
+  int count() const { return passes + ir + plan + kernels + stats + dot; }
+};
+
+struct Options {
+  std::string passes = "default";
+  bool fuse = true;
+  Sections print;
+  std::string output;    // empty: stdout
+  std::string dot_file;  // empty: none
+  std::string input;
+};
+
+// A bad command line or input: reported on stderr, exit status 2.
+struct UsageError {
+  std::string message;
+};
+
+Sections parse_sections(std::string_view list) {
+  Sections s;
+  s.ir = s.plan = false;
+  size_t pos = 0;
+  while (pos <= list.size()) {
+    const size_t comma = std::min(list.find(',', pos), list.size());
+    const std::string_view item = list.substr(pos, comma - pos);
+    if (item == "passes") s.passes = true;
+    else if (item == "ir") s.ir = true;
+    else if (item == "plan") s.plan = true;
+    else if (item == "kernels") s.kernels = true;
+    else if (item == "stats") s.stats = true;
+    else if (item == "dot") s.dot = true;
+    else if (item == "all") s = {true, true, true, true, true, true};
+    else if (item == "none" || item.empty()) {
+    } else {
+      throw UsageError{"--print: unknown item '" + std::string(item) +
+                       "' (known: passes, ir, plan, kernels, stats, dot, all, none)"};
+    }
+    pos = comma + 1;
+  }
+  return s;
+}
+
+// Returns false when --help was asked for.
+bool parse_args(int argc, char** argv, Options& o) {
+  bool have_input = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    auto value_of = [&](std::string_view flag) -> std::string {
+      if (a.size() > flag.size() && a.substr(0, flag.size()) == flag && a[flag.size()] == '=') {
+        return std::string(a.substr(flag.size() + 1));
+      }
+      if (i + 1 >= argc) throw UsageError{std::string(flag) + " needs a value"};
+      return argv[++i];
+    };
+    auto is_flag = [&](std::string_view flag) {
+      return a == flag || (a.size() > flag.size() && a.substr(0, flag.size() + 1) == std::string(flag) + "=");
+    };
+    if (a == "-h" || a == "--help") return false;
+    if (a == "--no-fusion") {
+      o.fuse = false;
+    } else if (is_flag("--passes")) {
+      o.passes = value_of("--passes");
+    } else if (is_flag("--print")) {
+      o.print = parse_sections(value_of("--print"));
+    } else if (is_flag("--dot")) {
+      o.dot_file = value_of("--dot");
+      if (o.dot_file.empty()) throw UsageError{"--dot needs a file name"};
+    } else if (a == "-o" || is_flag("--output")) {
+      o.output = value_of(a == "-o" ? "-o" : "--output");
+      if (o.output.empty()) throw UsageError{"-o needs a file name"};
+    } else if (a.size() > 1 && a[0] == '-') {
+      throw UsageError{"unknown option '" + std::string(a) + "'"};
+    } else {
+      if (have_input) throw UsageError{"more than one input file ('" + o.input + "', '" + std::string(a) + "')"};
+      o.input = std::string(a);
+      have_input = true;
+    }
+  }
+  if (!have_input) throw UsageError{"no input file (use - for stdin)"};
+  return true;
+}
+
+std::string read_input(const std::string& path) {
+  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError{"cannot open '" + path + "'"};
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw UsageError{"cannot write '" + path + "'"};
+}
+
+// Quotes `s` for /bin/sh (single quotes; embedded ones closed and escaped).
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Renders `dot_file` to SVG with Graphviz when it is installed; a missing
+// Graphviz is reported, not an error (the .dot file is the result).
+void render_svg(const std::string& dot_file) {
+  std::string svg = dot_file;
+  const size_t slash = svg.find_last_of('/');
+  const size_t dot = svg.find_last_of('.');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) svg.resize(dot);
+  svg += ".svg";
+  if (std::system("command -v dot >/dev/null 2>&1") != 0) {
+    std::cerr << "lz-dump: wrote " << dot_file << "; Graphviz 'dot' not found on PATH, no SVG rendered\n";
+    return;
+  }
+  const std::string cmd = "dot -Tsvg " + shell_quote(dot_file) + " -o " + shell_quote(svg);
+  if (std::system(cmd.c_str()) != 0) {
+    std::cerr << "lz-dump: wrote " << dot_file << "; 'dot' failed to render " << svg << "\n";
+    return;
+  }
+  std::cerr << "lz-dump: wrote " << dot_file << " and " << svg << "\n";
+}
+
+std::string stats_table(const std::vector<lz::passes::PassStat>& stats) {
+  std::ostringstream os;
+  char line[160];
+  std::snprintf(line, sizeof line, "%-12s %10s  %-7s  %12s %12s\n", "pass", "time_us", "changed", "nodes_before",
+                "nodes_after");
+  os << line;
+  for (const auto& s : stats) {
+    std::snprintf(line, sizeof line, "%-12s %10.1f  %-7s  %12zu %12zu\n", s.name.c_str(),
+                  static_cast<double>(s.time.count()) / 1000.0, s.changed ? "yes" : "no", s.nodes_before,
+                  s.nodes_after);
+    os << line;
+  }
+  if (stats.empty()) os << "(no passes ran)\n";
+  return os.str();
+}
+
+int run(const Options& o) {
+  using namespace lz;
+  const std::string text = read_input(o.input);
+  const std::string source = o.input == "-" ? "<stdin>" : o.input;
+
+  ir::ParsedGraph parsed;
+  try {
+    parsed = ir::parse_graph(text);
+  } catch (const lz::Error& e) {
+    throw UsageError{source + ": " + e.what()};
+  }
+  if (parsed.outputs.empty()) throw UsageError{source + ": the graph returns nothing (add a 'return %k' line)"};
+  // The parser builds what the text says; a hand-written graph may still
+  // break an invariant the passes rely on, so check it before they run.
+  try {
+    ir::verify_graph(parsed.graph, parsed.outputs);
+  } catch (const lz::Error& e) {
+    throw UsageError{source + ": invalid graph: " + e.what()};
+  }
+
+  passes::Program program = passes::copy_cone(parsed.graph, parsed.outputs);
+  passes::PassManager pm = passes::make_pipeline(o.passes == "none" ? std::string_view() : o.passes);
+
+  std::ostringstream out;
+  const bool headers = o.print.count() > 1;
+  auto section = [&](std::string_view title) {
+    if (headers) out << "=== " << title << " ===\n";
+  };
+  if (o.print.passes) {
+    out << "=== input ===\n" << ir::print_graph(program.graph, program.outputs);
+    pm.set_dump_hook([&](std::string_view pass, const passes::Program& after) {
+      out << "=== after " << pass << " ===\n" << ir::print_graph(after.graph, after.outputs);
+    });
+  }
+  pm.run(program);
+
+  passes::FusionOptions fusion;
+  fusion.fuse = o.fuse;
+  const passes::FusionPlan plan = passes::plan_fusion(program, fusion);
+
+  if (o.print.ir) {
+    section("ir");
+    out << ir::print_graph(program.graph, program.outputs);
+  }
+  if (o.print.plan) {
+    section("plan");
+    out << passes::print_plan(program.graph, plan);
+  }
+  if (o.print.kernels) {
+    section("kernels");
+    for (size_t i = 0; i < plan.groups.size(); ++i) {
+      const passes::FusionGroup& g = plan.groups[i];
+      if (!g.is_kernel()) continue;
+      out << "# group " << i << ": kernel " << g.kernel.name << "\n" << ir::print_kernel(g.kernel);
+    }
+    if (plan.num_kernels() == 0) out << "(no kernels)\n";
+  }
+  if (o.print.stats) {
+    section("stats");
+    out << stats_table(pm.stats());
+  }
+  const bool want_dot = o.print.dot || !o.dot_file.empty();
+  const std::string dot = want_dot ? passes::to_dot(program, &plan) : std::string();
+  if (o.print.dot) {
+    section("dot");
+    out << dot;
+  }
+
+  if (o.output.empty()) {
+    std::cout << out.str() << std::flush;
+  } else {
+    write_file(o.output, out.str());
+  }
+  if (!o.dot_file.empty()) {
+    write_file(o.dot_file, dot);
+    render_svg(o.dot_file);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    Options o;
+    if (!parse_args(argc, argv, o)) {
+      std::cout << kUsage;
+      return 0;
+    }
+    return run(o);
+  } catch (const UsageError& e) {
+    std::cerr << "lz-dump: " << e.message << "\n";
+    if (e.message.find("option") != std::string::npos || e.message.find("input file") != std::string::npos) {
+      std::cerr << "run 'lz-dump --help' for usage\n";
+    }
+    return 2;
+  } catch (const std::exception& e) {
+    // ValueError from a bad --passes spec, or an error inside the pipeline.
+    std::cerr << "lz-dump: " << e.what() << "\n";
+    return 2;
+  }
+}
