@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/half.h"
+#include "core/scalar_math.h"
 #include "core/scalar_type.h"
 #include "ir/kernel_ir.h"
 
@@ -127,42 +128,6 @@ inline int64_t remainder_int(int64_t a, int64_t b) {
   if (b == 0 || b == -1) return 0;
   const int64_t r = a % b;
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-
-// Negative exponents give 1 / a ** |b| truncated (0 unless |a| == 1).
-inline int64_t pow_int(int64_t a, int64_t b) {
-  if (b < 0) {
-    if (a == 1) return 1;
-    if (a == -1) return (b & 1) ? -1 : 1;
-    return 0;
-  }
-  uint64_t result = 1, base = static_cast<uint64_t>(a);
-  for (uint64_t e = static_cast<uint64_t>(b); e != 0; e >>= 1) {
-    if (e & 1) result *= base;
-    base *= base;
-  }
-  return static_cast<int64_t>(result);
-}
-
-// PyTorch's floating floor division and remainder, in the compute type C
-// (float for f32, so results match eager bit for bit).
-template <class C>
-C div_floor_float(C a, C b) {
-  if (b == 0) return a / b;
-  const C mod = std::fmod(a, b);
-  C div = (a - mod) / b;
-  if (mod != 0 && ((b < 0) != (mod < 0))) div -= C(1);
-  if (div == 0) return std::copysign(C(0), a / b);
-  C floordiv = std::floor(div);
-  if (div - floordiv > C(0.5)) floordiv += C(1);
-  return floordiv;
-}
-
-template <class C>
-C remainder_float(C a, C b) {
-  C mod = std::fmod(a, b);
-  if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
-  return mod;
 }
 
 // max/min that return NaN when either side is NaN (eager maximum, amax).

@@ -31,6 +31,13 @@ std::string_view to_string(ArgKind kind) {
   return "?";
 }
 
+const Arg* arg_named(const Graph& g, const Node& n, std::string_view name) {
+  if (n.is_input()) return nullptr;
+  const std::optional<size_t> i = n.op->schema.argument_index(name);
+  if (!i || *i >= n.num_args) return nullptr;
+  return &g.args(n)[*i];
+}
+
 uint64_t input_hash(uint32_t input_index, const Tensor& data) {
   const uint64_t h = hash_combine(stable_hash("input"), input_index);
   // A wrapped number (a C++ scalar in x * 0.5) promotes differently from a

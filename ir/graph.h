@@ -171,6 +171,10 @@ class Graph {
   std::vector<Tensor> input_data_;
 };
 
+// The argument of node `n` for schema argument `name`; nullptr for inputs
+// and unknown names.
+const Arg* arg_named(const Graph& g, const Node& n, std::string_view name);
+
 // The hash of graph input `input_index` holding `data` (none for parsed graphs).
 uint64_t input_hash(uint32_t input_index, const Tensor& data);
 

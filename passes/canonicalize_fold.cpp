@@ -31,7 +31,7 @@
 namespace lz::passes {
 namespace {
 
-using detail::arg_named;
+using ir::arg_named;
 using detail::special_value;
 using ir::kNone;
 using ir::ValueId;

@@ -30,7 +30,7 @@
 namespace lz::passes {
 namespace {
 
-using detail::arg_named;
+using ir::arg_named;
 using detail::is_op;
 using detail::special_value;
 using ir::kNone;

@@ -8,13 +8,6 @@ const OperatorEntry& operator_named(std::string_view name) {
   return Dispatcher::singleton().find_or_throw(name).entry();
 }
 
-const ir::Arg* arg_named(const ir::Graph& g, const ir::Node& n, std::string_view name) {
-  if (n.is_input()) return nullptr;
-  const std::optional<size_t> i = n.op->schema.argument_index(name);
-  if (!i || *i >= n.num_args) return nullptr;
-  return &g.args(n)[*i];
-}
-
 std::optional<int> special_value(const ir::Graph& g, const ir::Arg* a) {
   if (a == nullptr || a->kind != ir::ArgKind::Scalar || a->index >= g.num_scalars()) return std::nullopt;
   const Scalar& s = g.scalar(a->index);

@@ -22,8 +22,6 @@ inline bool is_op(const ir::Node& n, std::string_view name) { return !n.is_input
 // than it read, e.g. transpose -> permute).
 const OperatorEntry& operator_named(std::string_view name);
 
-// The argument of `n` named `name` in its schema, or nullptr.
-const ir::Arg* arg_named(const ir::Graph& g, const ir::Node& n, std::string_view name);
 
 // The value a Tensor argument refers to.
 inline ir::ValueId operand_of(const ir::Node& n, const ir::Arg& a) { return n.operands[a.index]; }

@@ -26,7 +26,7 @@
 namespace lz::passes {
 namespace {
 
-using detail::arg_named;
+using ir::arg_named;
 using detail::int_list;
 using detail::is_op;
 using detail::rank_of;

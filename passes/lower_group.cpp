@@ -18,13 +18,7 @@ namespace lz::passes {
 
 namespace {
 
-const ir::Arg* arg_named(const ir::Graph& g, const ir::Node& n, std::string_view name) {
-  const auto& args = n.op->schema.arguments();
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].name == name) return &g.args(n)[i];
-  }
-  return nullptr;
-}
+using ir::arg_named;
 
 std::vector<int64_t> ints_of(const ir::Graph& g, const ir::Arg* a) {
   if (!a || (a->kind != ir::ArgKind::IntList)) return {};
@@ -228,8 +222,10 @@ void GroupLowering::run() {
   k.rank = static_cast<uint32_t>(domain.size());
   k.reduce_axes = d_.reduce_axes;
   k.domain_shape = shape_ref(d_.domain_value);
+  // The first operators name the kernel; "_and<n>" counts the others.
   k.name = "fused";
   for (size_t i = 0; i < group_.nodes.size() && i < 4; ++i) k.name += "_" + g_.node(group_.nodes[i]).op->schema.name();
+  if (group_.nodes.size() > 4) k.name += "_and" + std::to_string(group_.nodes.size() - 4);
   for (ir::ValueId v : group_.outputs) {
     const Chain align = alignment(v);
     const ir::ExprId e = value_expr(v, align);

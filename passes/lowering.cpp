@@ -21,11 +21,9 @@ ScalarType LowerContext::operand_dtype(uint32_t operand) const {
 }
 
 const ir::Arg& LowerContext::arg(std::string_view name) const {
-  const auto& schema_args = n_.op->schema.arguments();
-  for (size_t i = 0; i < schema_args.size(); ++i) {
-    if (schema_args[i].name == name) return g_.args(n_)[i];
-  }
-  LZ_INTERNAL_ASSERT(false, "lowering of ", n_.op->name, ": no argument '", name, "'");
+  const ir::Arg* a = ir::arg_named(g_, n_, name);
+  LZ_INTERNAL_ASSERT(a != nullptr, "lowering of ", n_.op->name, ": no argument '", name, "'");
+  return *a;
 }
 
 uint32_t LowerContext::tensor_arg(std::string_view name) const {

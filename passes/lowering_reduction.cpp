@@ -27,25 +27,18 @@ uint64_t axis_bit(int64_t d, size_t rank) {
 
 // `dim` as a list: None or [] reduce every dim (PyTorch's sum/amax rule).
 uint64_t dim_list_axes(const ir::Graph& g, const ir::Node& n) {
-  const auto& args = n.op->schema.arguments();
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].name != "dim") continue;
-    const ir::Arg& a = g.args(n)[i];
-    if (a.kind != ir::ArgKind::IntList || a.count == 0) return all_axes(g, n);
-    const size_t rank = g.value(n.operands[0]).type.sizes.size();
-    uint64_t mask = 0;
-    for (int64_t d : g.int_pool(a)) mask |= axis_bit(d, rank);
-    return mask;
-  }
-  return all_axes(g, n);
+  const ir::Arg* a = ir::arg_named(g, n, "dim");
+  if (a == nullptr || a->kind != ir::ArgKind::IntList || a->count == 0) return all_axes(g, n);
+  const size_t rank = g.value(n.operands[0]).type.sizes.size();
+  uint64_t mask = 0;
+  for (int64_t d : g.int_pool(*a)) mask |= axis_bit(d, rank);
+  return mask;
 }
 
 uint64_t dim_int_axes(const ir::Graph& g, const ir::Node& n) {
-  const auto& args = n.op->schema.arguments();
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].name == "dim") return axis_bit(g.args(n)[i].i, g.value(n.operands[0]).type.sizes.size());
-  }
-  return all_axes(g, n);
+  const ir::Arg* a = ir::arg_named(g, n, "dim");
+  if (a == nullptr || a->kind != ir::ArgKind::Int) return all_axes(g, n);
+  return axis_bit(a->i, g.value(n.operands[0]).type.sizes.size());
 }
 
 ScalarType acc_dtype(LowerContext& cx) { return compute_dtype(cx.out_dtype()); }

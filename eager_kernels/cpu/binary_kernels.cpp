@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/error.h"
+#include "core/scalar_math.h"
 #include "eager_kernels/cpu/elementwise.h"
 #include "eager_kernels/cpu/pointwise_loops.h"
 
@@ -46,42 +47,6 @@ inline int64_t remainder_int(int64_t a, int64_t b) {
   if (b == -1) return 0;
   const int64_t r = a % b;
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-
-// ---- Floating helpers (PyTorch's formulas, so results match bit for bit) ----
-
-template <class C>
-inline C div_floor_float(C a, C b) {
-  if (b == 0) return a / b;  // IEEE: +-inf or NaN
-  const C mod = std::fmod(a, b);
-  C div = (a - mod) / b;
-  if (mod != 0 && ((b < 0) != (mod < 0))) div -= C(1);
-  if (div == 0) return std::copysign(C(0), a / b);
-  C floordiv = std::floor(div);
-  if (div - floordiv > C(0.5)) floordiv += C(1);
-  return floordiv;
-}
-
-template <class C>
-inline C remainder_float(C a, C b) {
-  C mod = std::fmod(a, b);
-  if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
-  return mod;
-}
-
-// Integer a ** b: negative exponents give 1 / a ** |b| truncated (0 unless |a| == 1).
-inline int64_t pow_int(int64_t a, int64_t b) {
-  if (b < 0) {
-    if (a == 1) return 1;
-    if (a == -1) return (b & 1) ? -1 : 1;
-    return 0;
-  }
-  uint64_t result = 1, base = static_cast<uint64_t>(a);
-  for (uint64_t e = static_cast<uint64_t>(b); e != 0; e >>= 1) {
-    if (e & 1) result *= base;
-    base *= base;
-  }
-  return static_cast<int64_t>(result);
 }
 
 // ValueError when an integer divisor (already of the computation's type T)
