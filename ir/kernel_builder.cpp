@@ -1,6 +1,5 @@
 // KernelBuilder: appends to a Kernel, deduplicating expressions and accesses.
-#include <cmath>
-#include <cstring>
+#include <string>
 
 #include "core/error.h"
 #include "ir/kernel_ir.h"
@@ -9,22 +8,34 @@ namespace lz::ir {
 
 namespace {
 
-bool same_expr(const Expr& a, const Expr& b) {
-  return a.op == b.op && a.dtype == b.dtype && a.operands[0] == b.operands[0] &&
-         a.operands[1] == b.operands[1] && a.operands[2] == b.operands[2] && a.index == b.index &&
-         std::memcmp(&a.constant, &b.constant, sizeof(double)) == 0 && a.iconstant == b.iconstant;
+// The identity of an expression as bytes (fields copied one by one: no padding).
+std::string expr_key(const Expr& e) {
+  std::string key;
+  const auto put = [&key](const auto& field) { key.append(reinterpret_cast<const char*>(&field), sizeof field); };
+  put(e.op);
+  put(e.dtype);
+  put(e.operands);
+  put(e.index);
+  put(e.constant);
+  put(e.iconstant);
+  return key;
 }
 
 }  // namespace
 
-ExprId KernelBuilder::add(const Expr& e) {
-  // Kernels hold tens of expressions: a backwards scan finds the common
-  // case (a value just built) at once and costs nothing worth a hash map.
-  for (size_t i = k_->exprs.size(); i-- > 0;) {
-    if (same_expr(k_->exprs[i], e)) return static_cast<ExprId>(i);
+std::string key_of(const std::vector<ViewStep>& views) {
+  std::string key;
+  for (const ViewStep& v : views) {
+    key += ";" + std::to_string(static_cast<int>(v.kind));
+    for (int64_t i : v.ints) key += "," + std::to_string(i);
   }
-  k_->exprs.push_back(e);
-  return static_cast<ExprId>(k_->exprs.size() - 1);
+  return key;
+}
+
+ExprId KernelBuilder::add(const Expr& e) {
+  const auto [it, inserted] = exprs_.emplace(expr_key(e), static_cast<ExprId>(k_->exprs.size()));
+  if (inserted) k_->exprs.push_back(e);
+  return it->second;
 }
 
 ExprId KernelBuilder::load(uint32_t access, ScalarType dtype) {
@@ -111,11 +122,9 @@ uint32_t KernelBuilder::add_buffer(ScalarType dtype, uint32_t rank, bool output)
 }
 
 uint32_t KernelBuilder::add_access(Access a) {
-  for (size_t i = 0; i < k_->accesses.size(); ++i) {
-    if (k_->accesses[i] == a) return static_cast<uint32_t>(i);
-  }
-  k_->accesses.push_back(std::move(a));
-  return static_cast<uint32_t>(k_->accesses.size() - 1);
+  const auto [it, inserted] = accesses_.emplace(std::to_string(a.buffer) + key_of(a.views), static_cast<uint32_t>(k_->accesses.size()));
+  if (inserted) k_->accesses.push_back(std::move(a));
+  return it->second;
 }
 
 uint32_t KernelBuilder::add_reduction(ReduceOp op, ExprId input, ScalarType dtype) {

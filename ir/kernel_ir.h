@@ -55,6 +55,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "core/scalar_type.h"
 
 namespace lz::ir {
@@ -116,6 +117,8 @@ struct ViewStep {
   bool operator==(const ViewStep&) const = default;
 };
 std::string_view to_string(ViewStep::Kind kind);
+// A compact text identifying a chain of view steps (for hashing).
+std::string key_of(const std::vector<ViewStep>& views);
 
 // A tensor the kernel reads or writes, bound at run time.
 struct KernelBuffer {
@@ -174,7 +177,8 @@ struct Kernel {
 // ---- Building ---------------------------------------------------------------
 // Appends expressions, deduplicating identical ones (same op, dtype,
 // operands, payload), so lowering several consumers of one value yields one
-// expression.
+// expression. Deduplication is hashed: building stays linear in the size of
+// the kernel.
 class KernelBuilder {
  public:
   explicit KernelBuilder(Kernel* k) : k_(k) {}
@@ -196,6 +200,8 @@ class KernelBuilder {
  private:
   ExprId add(const Expr& e);
   Kernel* k_;
+  absl::flat_hash_map<std::string, ExprId> exprs_;     // bytes of an Expr -> its id
+  absl::flat_hash_map<std::string, uint32_t> accesses_;  // printed access -> its id
 };
 
 // ---- Checking and printing ----------------------------------------------------

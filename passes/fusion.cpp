@@ -64,6 +64,11 @@ class Planner {
   // The most a producer may cost per element (Lowering::cost summed) to be
   // recomputed at every point of a consumer that broadcasts it.
   static constexpr int kRecomputeCost = 4;
+  // Nodes per kernel: a longer chain continues in a new kernel (bounded
+  // compile time and lowering depth; a kernel boundary per 1024 operators
+  // costs one store and load).
+  static constexpr size_t kMaxKernelNodes = 1024;
+  bool full(uint32_t u) const { return units_[u].nodes.size() >= kMaxKernelNodes; }
   // How `n` (pointwise) would sit in kernel unit `u`: 0 no, 1 over the full
   // domain, 2 in the reduced shape.
   int fit(uint32_t u, ir::NodeId n);
@@ -142,13 +147,14 @@ bool Planner::can_merge(ir::NodeId n, const absl::flat_hash_set<uint32_t>& membe
 
 int Planner::fit(uint32_t u, ir::NodeId n) {
   const Unit& k = units_[u];
+  if (full(u)) return 0;
   const SizeVec& domain = shape(k.domain_value);
   const SizeVec& out = shape(g_.node(n).first_output);
-  const bool full = out == domain;
-  const bool reduced = k.has_reduction && !full &&
+  const bool full_domain = out == domain;
+  const bool reduced = k.has_reduction && !full_domain &&
                        (is_reduced_shape(out, domain, k.reduce_axes, false) ||
                         is_reduced_shape(out, domain, k.reduce_axes, true));
-  if (!full && !reduced) return 0;
+  if (!full_domain && !reduced) return 0;
   // Operands from this unit must line up with the domain point by point.
   for (ir::ValueId o : g_.node(n).operands) {
     if (unit_of_value(o) != u) continue;
@@ -168,20 +174,20 @@ int Planner::fit(uint32_t u, ir::NodeId n) {
     // A reduced value broadcast over the full domain must keep its dims.
     if (!is_reduced_shape(shape(o), domain, k.reduce_axes, true)) return 0;
   }
-  return full ? 1 : 2;
+  return full_domain ? 1 : 2;
 }
 
 void Planner::plan_pointwise(ir::NodeId n) {
   // Candidates in unit order, so equal graphs get equal plans.
-  std::vector<uint32_t> full, reduced;
+  std::vector<uint32_t> full_fits, reduced_fits;
   for (ir::ValueId o : g_.node(n).operands) {
     const uint32_t u = unit_of_value(o);
     if (u == ir::kNone || !units_[u].kernel) continue;
     const int f = fit(u, n);
-    if (f == 1) full.push_back(u);
-    if (f == 2) reduced.push_back(u);
+    if (f == 1) full_fits.push_back(u);
+    if (f == 2) reduced_fits.push_back(u);
   }
-  for (auto* v : {&full, &reduced}) {
+  for (auto* v : {&full_fits, &reduced_fits}) {
     std::sort(v->begin(), v->end());
     v->erase(std::unique(v->begin(), v->end()), v->end());
   }
@@ -189,7 +195,10 @@ void Planner::plan_pointwise(ir::NodeId n) {
   std::vector<uint32_t> chosen;  // chosen[0] survives a merge
   uint64_t axes = 0;
   bool has_reduction = false;
-  for (uint32_t u : full) {
+  size_t nodes = 1;
+  for (uint32_t u : full_fits) {
+    if (nodes + units_[u].nodes.size() > kMaxKernelNodes) continue;
+    nodes += units_[u].nodes.size();
     if (units_[u].has_reduction) {
       if (has_reduction && units_[u].reduce_axes != axes) continue;
       has_reduction = true;
@@ -197,11 +206,12 @@ void Planner::plan_pointwise(ir::NodeId n) {
     }
     chosen.push_back(u);
   }
-  if (chosen.empty() && !reduced.empty()) chosen.push_back(reduced[0]);
+  if (chosen.empty() && !reduced_fits.empty()) chosen.push_back(reduced_fits[0]);
   absl::flat_hash_set<uint32_t> members(chosen.begin(), chosen.end());
   if (chosen.size() > 1 && !can_merge(n, members)) {
-    chosen.resize(1);
-    members = {chosen[0]};
+    // Keep the first candidate only.
+    for (size_t i = 1; i < chosen.size(); ++i) members.erase(chosen[i]);
+    chosen.erase(chosen.begin() + 1, chosen.end());
   }
   if (!chosen.empty() && !can_merge(n, members)) chosen.clear();
   const ir::ValueId out = g_.node(n).first_output;
@@ -216,7 +226,7 @@ void Planner::plan_pointwise(ir::NodeId n) {
     if (u == ir::kNone || !units_[u].kernel || units_[u].has_reduction) continue;
     if (std::find(chosen.begin(), chosen.end(), u) != chosen.end()) continue;
     if (std::find(absorbed.begin(), absorbed.end(), u) != absorbed.end()) continue;
-    if (!only_read_by(u, n)) continue;
+    if (!only_read_by(u, n) || full(u)) continue;
     int reads = 0;
     for (ir::ValueId other : g_.node(n).operands) reads += unit_of_value(other) == u ? 1 : 0;
     const bool broadcast = shape(o) != shape(out);
@@ -251,7 +261,8 @@ void Planner::plan_pointwise(ir::NodeId n) {
     merge_into(into, u);
     decisions_.push_back(absl::StrCat("kernel ", into, ": recomputes kernel ", u, " at the viewed points of %", out));
   }
-  std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
+  // Appending keeps node order; merging interleaves.
+  if (chosen.size() > 1 || !absorbed.empty()) std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
 }
 
 // Moves every node of unit `from` into `into` (same domain, or `from` only
@@ -304,7 +315,8 @@ void Planner::plan_reduction(ir::NodeId n, const Lowering& l) {
   const uint64_t axes = l.reduce_axes(g_, node);
   const uint32_t u = unit_of_value(input);
   const ir::ValueId out = node.first_output;
-  if (u != ir::kNone && units_[u].kernel && !through_views(input) && shape(units_[u].domain_value) == shape(input) &&
+  if (u != ir::kNone && units_[u].kernel && !full(u) && !through_views(input) &&
+      shape(units_[u].domain_value) == shape(input) &&
       (!units_[u].has_reduction || units_[u].reduce_axes == axes) && can_merge(n, {u})) {
     units_[u].has_reduction = true;
     units_[u].reduce_axes = axes;

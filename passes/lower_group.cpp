@@ -113,7 +113,7 @@ class GroupLowering {
   ir::KernelBuilder b_;
   absl::flat_hash_map<ir::ValueId, uint32_t> shape_refs_;
   absl::flat_hash_map<ir::ValueId, uint32_t> load_buffers_;
-  std::vector<std::pair<std::pair<ir::ValueId, Chain>, ir::ExprId>> memo_;
+  absl::flat_hash_map<std::string, ir::ExprId> memo_;  // (value, chain) -> its expression
   absl::flat_hash_map<ir::NodeId, ir::ExprId> reductions_;
 };
 
@@ -178,9 +178,8 @@ Chain GroupLowering::alignment(ir::ValueId v) const {
 }
 
 ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
-  for (const auto& [key, e] : memo_) {
-    if (key.first == v && key.second == chain) return e;
-  }
+  const std::string key = std::to_string(v) + ir::key_of(chain);
+  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
   const ir::Node& n = g_.producer(v);
   ir::ExprId e;
   if (!n.is_input() && n.op->tags.has(Tag::View) && !in_group_[g_.value(v).node]) {
@@ -188,7 +187,7 @@ ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
       Chain c{*step};
       c.insert(c.end(), chain.begin(), chain.end());
       e = value_expr(n.operands[0], c);
-      memo_.push_back({{v, chain}, e});
+      memo_.emplace(key, e);
       return e;
     }
   }
@@ -212,7 +211,7 @@ ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
     const uint32_t access = b_.add_access(ir::Access{buffer(v, false), chain});
     e = b_.load(access, compute_dtype(g_.value(v).type.dtype));
   }
-  memo_.push_back({{v, chain}, e});
+  memo_.emplace(key, e);
   return e;
 }
 

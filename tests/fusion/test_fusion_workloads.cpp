@@ -213,3 +213,21 @@ TEST_CASE("fusion a changed attribute names the node in the miss reason", "[fusi
 }
 
 }  // namespace
+
+namespace {
+
+TEST_CASE("fusion a chain longer than one kernel holds continues in new kernels", "[fusion]") {
+  // 3000 operators: three kernels of at most 1024 nodes, lowered without
+  // deep recursion, equal to eager.
+  const Tensor x = lz::randn({64});
+  const Ran r = run_lazy({x}, [](std::vector<Tensor>& in) {
+    Tensor v = in[0];
+    for (int i = 0; i < 3000; ++i) v = (i % 2) ? v * 1.0001 : v + 0.001;
+    return std::vector<Tensor>{v};
+  }, 1e-4, 1e-4);
+  CHECK(r.kernels >= 3);
+  CHECK(r.kernels <= 6);
+  CHECK(r.eager_steps == 0);
+}
+
+}  // namespace
