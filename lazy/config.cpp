@@ -32,6 +32,11 @@ Settings from_environment() {
   if (const char* v = std::getenv("LZ_LAZY_STRICT")) s.strict = std::string_view(v) == "1";
   if (const char* v = std::getenv("LZ_NO_FUSION")) s.fusion = std::string_view(v) != "1";
   if (const char* v = std::getenv("LZ_PASSES")) s.pipeline = v;
+  if (const char* v = std::getenv("LZ_CODEGEN")) {
+    if (std::string_view(v) == "interp" || std::string_view(v) == "interpreter") s.codegen = Settings::Codegen::Interpreter;
+  }
+  if (const char* v = std::getenv("LZ_FAST_MATH")) s.fast_math = std::string_view(v) == "1";
+  s.jit_threshold = static_cast<int64_t>(env_size("LZ_JIT_THRESHOLD", static_cast<size_t>(s.jit_threshold)));
   if (const char* v = std::getenv("LZ_DUMP")) s.dump_dir = v;
   s.debug_level = static_cast<int>(env_size("LZ_DEBUG", 0));
   s.recompile_warn = env_size("LZ_RECOMPILE_WARN", s.recompile_warn);
@@ -45,6 +50,9 @@ struct State {
   std::atomic<size_t> node_limit{settings.node_limit};
   std::atomic<bool> strict{settings.strict};
   std::atomic<int> debug_level{settings.debug_level};
+  std::atomic<Settings::Codegen> codegen{settings.codegen};
+  std::atomic<bool> fast_math{settings.fast_math};
+  std::atomic<int64_t> jit_threshold{settings.jit_threshold};
   std::atomic<bool> any_forced{!settings.force_eager.empty()};
 };
 
@@ -66,12 +74,17 @@ void set_settings(const Settings& s) {
   bool recompile = false;
   {
     std::lock_guard<std::mutex> lock(state().mutex);
-    // Executables compiled under other passes or fusion settings must not be reused.
-    recompile = s.fusion != state().settings.fusion || s.pipeline != state().settings.pipeline;
+    // Executables compiled under other passes, fusion or codegen settings must not be reused.
+    const Settings& old = state().settings;
+    recompile = s.fusion != old.fusion || s.pipeline != old.pipeline || s.codegen != old.codegen ||
+                s.fast_math != old.fast_math;
     state().settings = s;
     state().node_limit = s.node_limit;
     state().strict = s.strict;
     state().debug_level = s.debug_level;
+    state().codegen = s.codegen;
+    state().fast_math = s.fast_math;
+    state().jit_threshold = s.jit_threshold;
     state().any_forced = !s.force_eager.empty();
   }
   ExecutableCache::instance().set_capacity(s.cache_capacity);
@@ -83,6 +96,9 @@ namespace detail {
 size_t node_limit() { return state().node_limit.load(std::memory_order_relaxed); }
 bool strict() { return state().strict.load(std::memory_order_relaxed); }
 int debug_level() { return state().debug_level.load(std::memory_order_relaxed); }
+Settings::Codegen codegen() { return state().codegen.load(std::memory_order_relaxed); }
+bool fast_math() { return state().fast_math.load(std::memory_order_relaxed); }
+int64_t jit_threshold() { return state().jit_threshold.load(std::memory_order_relaxed); }
 
 bool forced_eager(std::string_view full_name, std::string_view base_name) {
   if (!state().any_forced.load(std::memory_order_relaxed)) return false;

@@ -9,6 +9,16 @@
 //   LZ_LAZY_STRICT=1       an operator that cannot be traced raises
 //                          NotImplementedError naming it instead of falling back
 //   LZ_NO_FUSION=1         no kernels: every node runs its eager kernel
+//   LZ_CODEGEN=llvm|interp how fused kernels run: compiled by LLVM (default) or
+//                          through the reference interpreter (codegen_interp/)
+//   LZ_JIT_THRESHOLD=n     a kernel launched on fewer than 65536 points is
+//                          interpreted until its n-th launch (default 2), so
+//                          one-off small graphs do not wait for LLVM; 1 compiles
+//                          every kernel at its first launch
+//   LZ_FAST_MATH=1         compiled kernels use the faster, less accurate math
+//                          (codegen_llvm/vector_math.h documents both modes)
+//   LZ_KERNEL_CACHE=0      no on-disk cache of compiled kernels; LZ_CACHE_DIR
+//                          moves it (default ~/.cache/lazuli/kernels)
 //   LZ_PASSES=spec         the graph pass pipeline ("default", "none", "dce,cse")
 //   LZ_DEBUG=1..4          on stderr: 1 a line per materialisation, 2 also each
 //                          kernel's time and GB/s, 3 also fusion decisions,
@@ -18,6 +28,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +41,10 @@ struct Settings {
   std::vector<std::string> force_eager;
   bool strict = false;
   bool fusion = true;
+  enum class Codegen : uint8_t { Llvm, Interpreter };
+  Codegen codegen = Codegen::Llvm;
+  bool fast_math = false;
+  int64_t jit_threshold = 2;
   std::string pipeline = "default";
   int debug_level = 0;
   std::string dump_dir;
@@ -44,6 +59,9 @@ namespace detail {
 size_t node_limit();
 bool strict();
 int debug_level();
+Settings::Codegen codegen();
+bool fast_math();
+int64_t jit_threshold();
 // Whether `op` ("add.Tensor", base name "add") is forced to run eagerly.
 bool forced_eager(std::string_view full_name, std::string_view base_name);
 }  // namespace detail

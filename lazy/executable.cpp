@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/factories.h"
 #include "core/stable_hash.h"
+#include "codegen_llvm/compiled_kernel.h"
 #include "ir/printer.h"
 #include "lazy/config.h"
 #include "lazy/graph_dump.h"
@@ -112,7 +113,8 @@ class Executable::Builder {
   uint32_t slot(ir::ValueId v);
   uint32_t size_source(ir::ValueId v);
   void add_eager_step(ir::NodeId id);
-  void add_kernel_step(const passes::FusionGroup& group);
+  std::vector<std::shared_ptr<const codegen_llvm::CompiledKernel>> compile_kernels(passes::FusionPlan& plan);
+  void add_kernel_step(const passes::FusionGroup& group, std::shared_ptr<const codegen_llvm::CompiledKernel> compiled);
   void plan_buffers();
   void plan_in_place(KernelStep& k, const std::vector<int64_t>& last_use, size_t step);
 
@@ -204,9 +206,40 @@ void Executable::Builder::add_eager_step(ir::NodeId id) {
   exe_.steps_.push_back(std::move(step));
 }
 
-void Executable::Builder::add_kernel_step(const passes::FusionGroup& group) {
+// Compiles every kernel group (per group: the compiled kernel, or null). A
+// kernel the code generator cannot emit becomes eager steps, one per node,
+// each saying why, so metrics, LZ_DEBUG and dumps show the fallback.
+std::vector<std::shared_ptr<const codegen_llvm::CompiledKernel>> Executable::Builder::compile_kernels(
+    passes::FusionPlan& plan) {
+  std::vector<std::shared_ptr<const codegen_llvm::CompiledKernel>> compiled;
+  std::vector<passes::FusionGroup> groups;
+  for (passes::FusionGroup& group : plan.groups) {
+    std::string failure;
+    std::shared_ptr<const codegen_llvm::CompiledKernel> c;
+    if (group.is_kernel()) c = compile_kernel(group.kernel, &failure);
+    if (failure.empty()) {
+      groups.push_back(std::move(group));
+      compiled.push_back(std::move(c));
+      continue;
+    }
+    plan.decisions.push_back("kernel " + group.kernel.name + " runs as eager steps: " + failure);
+    for (ir::NodeId n : group.nodes) {
+      passes::FusionGroup eager;
+      eager.nodes = {n};
+      eager.reason = "code generator: " + failure;
+      groups.push_back(std::move(eager));
+      compiled.push_back(nullptr);
+    }
+  }
+  plan.groups = std::move(groups);
+  return compiled;
+}
+
+void Executable::Builder::add_kernel_step(const passes::FusionGroup& group,
+                                          std::shared_ptr<const codegen_llvm::CompiledKernel> compiled) {
   KernelStep k;
   k.kernel = group.kernel;
+  k.compiled = std::move(compiled);
   for (size_t b = 0; b < group.buffer_values.size(); ++b) {
     const ir::ValueId v = group.buffer_values[b];
     if (group.kernel.buffers[b].output) {
@@ -326,15 +359,25 @@ void Executable::Builder::build() {
     dump.program(number + std::string(pass), p);
   });
   pipeline.run(program_);
-  const passes::FusionPlan plan = passes::plan_fusion(program_, {s.fusion});
+  passes::FusionPlan plan = passes::plan_fusion(program_, {s.fusion});
+  std::vector<std::shared_ptr<const codegen_llvm::CompiledKernel>> compiled = compile_kernels(plan);
   exe_.plan_text_ = passes::print_plan(program_.graph, plan);
   exe_.decisions_ = plan.decisions;
   dump.plan(program_, plan, pipeline.stats());
+  if (dump.enabled()) {
+    size_t k = 0;
+    for (size_t i = 0; i < plan.groups.size(); ++i) {
+      if (!plan.groups[i].is_kernel()) continue;
+      if (compiled[i]) dump.kernel_code(k, "ll", compiled[i]->llvm_ir());
+      ++k;
+    }
+  }
 
   slot_of_.assign(program_.graph.num_values(), ir::kNone);
-  for (const passes::FusionGroup& group : plan.groups) {
+  for (size_t i = 0; i < plan.groups.size(); ++i) {
+    const passes::FusionGroup& group = plan.groups[i];
     if (group.is_kernel()) {
-      add_kernel_step(group);
+      add_kernel_step(group, std::move(compiled[i]));
     } else {
       add_eager_step(group.nodes[0]);
     }
@@ -406,11 +449,11 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, std::s
   params.reserve(k.params.size());
   for (uint32_t p : k.params) params.push_back(g.scalar(p));
   if (detail::debug_level() < 2) {
-    launch_kernel(k.kernel, buffers, shapes, std::move(params));
+    launch_kernel(k.kernel, k.compiled.get(), buffers, shapes, std::move(params));
     return;
   }
   const auto start = std::chrono::steady_clock::now();
-  launch_kernel(k.kernel, buffers, shapes, std::move(params));
+  launch_kernel(k.kernel, k.compiled.get(), buffers, shapes, std::move(params));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   uint64_t bytes = 0;
   for (const Tensor& b : buffers) bytes += b.nbytes();

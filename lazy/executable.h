@@ -26,6 +26,10 @@
 #include "ir/graph.h"
 #include "ir/kernel_ir.h"
 
+namespace lz::codegen_llvm {
+class CompiledKernel;
+}
+
 namespace lz::lazy {
 
 // How the signature of one used input is described (dtype and rank are in
@@ -87,6 +91,7 @@ class Executable {
   };
   struct KernelStep {
     ir::Kernel kernel;
+    std::shared_ptr<const codegen_llvm::CompiledKernel> compiled;  // null: the interpreter runs it
     std::vector<uint32_t> buffer_slots;  // per kernel buffer
     std::vector<int32_t> output_sizes;   // per kernel buffer: a size source (outputs), -1 (inputs)
     std::vector<uint32_t> shape_sizes;   // per shape reference: a size source

@@ -33,6 +33,11 @@ void GraphDump::program(std::string_view name, const passes::Program& p) const {
   write(std::string(name) + ".ir", ir::print_graph(p.graph, p.outputs));
 }
 
+void GraphDump::kernel_code(size_t k, std::string_view ext, std::string_view code) const {
+  if (dir_.empty()) return;
+  write(absl::StrCat("kernel_", k, ".", std::string(ext)), code);
+}
+
 void GraphDump::plan(const passes::Program& p, const passes::FusionPlan& plan,
                      std::span<const passes::PassStat> stats) const {
   if (dir_.empty()) return;

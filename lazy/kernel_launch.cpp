@@ -1,7 +1,14 @@
 #include "lazy/kernel_launch.h"
 
+#include <atomic>
+#include <cstdio>
+
 #include "codegen_interp/kernel_interpreter.h"
+#include "codegen_llvm/compiled_kernel.h"
+#include "codegen_llvm/jit_engine.h"
 #include "core/error.h"
+#include "lazy/config.h"
+#include "lazy/metrics.h"
 
 namespace lz::lazy {
 
@@ -56,8 +63,21 @@ codegen_interp::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const T
 
 }  // namespace
 
-void launch_kernel(const ir::Kernel& k, std::span<const Tensor> buffers, std::span<const SizeVec> shapes,
-                   std::vector<Scalar> params) {
+std::shared_ptr<const codegen_llvm::CompiledKernel> compile_kernel(const ir::Kernel& k, std::string* failure) {
+  if (detail::codegen() != Settings::Codegen::Llvm) return nullptr;
+  codegen_llvm::CodegenOptions options;
+  options.math = detail::fast_math() ? codegen_llvm::MathMode::Fast : codegen_llvm::MathMode::Precise;
+  try {
+    return std::make_shared<const codegen_llvm::CompiledKernel>(k, options);
+  } catch (const codegen_llvm::CompileFailure& f) {
+    *failure = f.reason;
+    detail::count_codegen_failure(f.reason);
+    return nullptr;
+  }
+}
+
+void launch_kernel(const ir::Kernel& k, const codegen_llvm::CompiledKernel* compiled, std::span<const Tensor> buffers,
+                   std::span<const SizeVec> shapes, std::vector<Scalar> params) {
   codegen_interp::KernelLaunch launch;
   const SizeVec& domain = shapes[k.domain_shape];
   launch.domain.assign(domain.begin(), domain.end());
@@ -69,6 +89,19 @@ void launch_kernel(const ir::Kernel& k, std::span<const Tensor> buffers, std::sp
     launch.accesses.push_back(bind_access(k, a, t, domain, reduced[a]));
   }
   launch.params = std::move(params);
+  if (compiled != nullptr && compiled->worth_compiling(launch, detail::jit_threshold())) {
+    try {
+      compiled->run(launch);
+      return;
+    } catch (const codegen_llvm::CompileFailure& f) {
+      detail::count_codegen_failure(f.reason);
+      static std::atomic<bool> warned{false};
+      if (!warned.exchange(true)) {
+        std::fprintf(stderr, "[lazuli] warning: %s; running it through the interpreter\n", f.reason.c_str());
+      }
+    }
+  }
+  if (compiled != nullptr) detail::count_interpreted();
   codegen_interp::run_kernel(k, launch);
 }
 

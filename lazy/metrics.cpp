@@ -4,6 +4,8 @@
 #include <mutex>
 #include <sstream>
 
+#include "codegen_llvm/jit_engine.h"
+
 namespace lz::lazy {
 
 namespace {
@@ -11,6 +13,12 @@ namespace {
 // The hot counter (one per traced operator) is an atomic; everything else
 // changes once per materialisation or fallback and sits behind a mutex.
 std::atomic<uint64_t> g_ops_traced{0};
+
+// The JIT counts for the process; metrics report what happened since the last reset.
+codegen_llvm::JitStats& jit_baseline() {
+  static codegen_llvm::JitStats base;
+  return base;
+}
 
 std::mutex& metrics_mutex() {
   static std::mutex m;
@@ -39,6 +47,12 @@ LazyMetrics metrics() {
   std::lock_guard<std::mutex> lock(metrics_mutex());
   LazyMetrics m = state();
   m.ops_traced = g_ops_traced.load(std::memory_order_relaxed);
+  const codegen_llvm::JitStats jit = codegen_llvm::JitEngine::current_stats();
+  const codegen_llvm::JitStats& base = jit_baseline();
+  m.jit_compiled = static_cast<uint64_t>(jit.compiled - base.compiled);
+  m.jit_disk_hits = static_cast<uint64_t>(jit.disk_hits - base.disk_hits);
+  m.jit_compile_ms = jit.compile_ms - base.compile_ms;
+  m.jit_load_ms = jit.load_ms - base.load_ms;
   return m;
 }
 
@@ -47,6 +61,7 @@ void reset_metrics() {
   const uint64_t cache_size = state().cache_size;
   state() = LazyMetrics();
   state().cache_size = cache_size;
+  jit_baseline() = codegen_llvm::JitEngine::current_stats();
   g_ops_traced.store(0, std::memory_order_relaxed);
 }
 
@@ -58,6 +73,9 @@ std::string LazyMetrics::report() const {
      << "  executable cache: " << cache_hits << " hits, " << cache_misses << " misses, "
      << cache_evictions << " evictions, " << cache_size << " cached\n"
      << "  kernels: " << kernels_compiled << " compiled, " << kernels_launched << " launched\n"
+     << "  LLVM: " << jit_compiled << " variants compiled in " << jit_compile_ms << " ms, " << jit_disk_hits
+     << " loaded from the disk cache in " << jit_load_ms << " ms, " << kernels_interpreted
+     << " small launches interpreted\n"
      << "  eager steps: " << eager_steps_total << "\n"
      << "  nodes freed: " << nodes_freed << "\n"
      << "  bytes allocated by steps: " << bytes_allocated << "\n";
@@ -66,6 +84,7 @@ std::string LazyMetrics::report() const {
   print_map(os, "eager fallbacks (not traced)", eager_fallbacks);
   print_map(os, "eager steps by operator", eager_steps);
   print_map(os, "not fused (op: reason)", not_fused);
+  print_map(os, "code generator failures", codegen_failures);
   return os.str();
 }
 
@@ -123,6 +142,16 @@ void count_kernels(uint64_t launched) {
   if (launched == 0) return;
   std::lock_guard<std::mutex> lock(metrics_mutex());
   state().kernels_launched += launched;
+}
+
+void count_interpreted() {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  ++state().kernels_interpreted;
+}
+
+void count_codegen_failure(const std::string& reason) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  increment(state().codegen_failures, reason, 1);
 }
 
 void count_compile(uint64_t kernels, std::span<const std::string> not_fused) {

@@ -28,6 +28,18 @@ struct LazyMetrics {
   uint64_t eager_steps_total = 0;
   uint64_t kernels_compiled = 0;  // fused kernels planned by cache misses
   uint64_t kernels_launched = 0;  // fused kernels run
+  // The LLVM code generator: kernel variants compiled (emit + O3 + machine
+  // code) and loaded from the on-disk cache, and the time spent on both.
+  uint64_t jit_compiled = 0;
+  // Launches of compilable kernels run through the interpreter instead
+  // (small and not yet hot: LZ_JIT_THRESHOLD).
+  uint64_t kernels_interpreted = 0;
+  uint64_t jit_disk_hits = 0;
+  double jit_compile_ms = 0;
+  double jit_load_ms = 0;
+  // Kernels the code generator could not compile, by reason (they ran as
+  // eager steps, or through the interpreter when a variant failed at run time).
+  CountMap codegen_failures;
   // Nodes compiled as eager steps instead of kernels, by "op: reason".
   CountMap not_fused;
   // Steps of executables that ran an operator's eager kernel, per operator.
@@ -65,6 +77,8 @@ void count_run(uint64_t graphs, uint64_t nodes_freed, uint64_t bytes_allocated);
 void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op);
 void count_kernels(uint64_t launched);
 void count_compile(uint64_t kernels, std::span<const std::string> not_fused);
+void count_codegen_failure(const std::string& reason);
+void count_interpreted();
 void set_cache_size(uint64_t size);
 }  // namespace detail
 

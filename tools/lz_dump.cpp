@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "codegen_llvm/compiled_kernel.h"
+#include "codegen_llvm/jit_engine.h"
 #include "ir/kernel_ir.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
@@ -42,9 +44,11 @@ options:
                       ir       the final IR
                       plan     the fusion plan
                       kernels  each kernel's IR
+                      llvm     each kernel's optimised LLVM IR (the
+                               unit-stride variant), or why it cannot compile
                       stats    per-pass name, time, changed, node counts
                       dot      Graphviz DOT of the program and its plan
-                    or "all" or "none". Default: ir,plan.
+                    or "all" (all but llvm) or "none". Default: ir,plan.
   -o FILE           write the printed output to FILE instead of stdout
   --dot=FILE.dot    also write DOT to FILE.dot and, if Graphviz's `dot` is on
                     PATH, render it to FILE.svg next to it
@@ -59,9 +63,10 @@ struct Sections {
   bool ir = true;
   bool plan = true;
   bool kernels = false;
+  bool llvm = false;
   bool stats = false;
   bool dot = false;
-  int count() const { return passes + ir + plan + kernels + stats + dot; }
+  int count() const { return passes + ir + plan + kernels + llvm + stats + dot; }
 };
 
 struct Options {
@@ -89,9 +94,10 @@ Sections parse_sections(std::string_view list) {
     else if (item == "ir") s.ir = true;
     else if (item == "plan") s.plan = true;
     else if (item == "kernels") s.kernels = true;
+    else if (item == "llvm") s.llvm = true;
     else if (item == "stats") s.stats = true;
     else if (item == "dot") s.dot = true;
-    else if (item == "all") s = {true, true, true, true, true, true};
+    else if (item == "all") s = {true, true, true, true, false, true, true};  // llvm: on request only
     else if (item == "none" || item.empty()) {
     } else {
       throw UsageError{"--print: unknown item '" + std::string(item) +
@@ -254,6 +260,20 @@ int run(const Options& o) {
       out << "# group " << i << ": kernel " << g.kernel.name << "\n" << ir::print_kernel(g.kernel);
     }
     if (plan.num_kernels() == 0) out << "(no kernels)\n";
+  }
+  if (o.print.llvm) {
+    section("llvm");
+    for (size_t i = 0; i < plan.groups.size(); ++i) {
+      const passes::FusionGroup& g = plan.groups[i];
+      if (!g.is_kernel()) continue;
+      out << "; group " << i << ": kernel " << g.kernel.name << "\n";
+      try {
+        out << codegen_llvm::CompiledKernel(g.kernel).llvm_ir();
+      } catch (const codegen_llvm::CompileFailure& f) {
+        out << "; cannot compile: " << f.reason << "\n";
+      }
+    }
+    if (plan.num_kernels() == 0) out << "; (no kernels)\n";
   }
   if (o.print.stats) {
     section("stats");

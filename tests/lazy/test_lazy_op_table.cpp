@@ -9,11 +9,22 @@
 #include <string>
 
 #include "core/dispatcher.h"
+#include "lazy/config.h"
 #include "tests/op_table/entry_tests.h"
 #include "tests/op_table/op_runner.h"
 #include "tests/op_table/tensor_access.h"
 
 namespace {
+
+// This suite is the LLVM code generator's operator test: every kernel is
+// compiled at its first launch (small launches are otherwise interpreted
+// until they repeat, see LZ_JIT_THRESHOLD).
+const bool compile_every_kernel = [] {
+  lz::lazy::Settings s = lz::lazy::settings();
+  s.jit_threshold = 1;
+  lz::lazy::set_settings(s);
+  return true;
+}();
 
 lz::IValue lazy_ivalue(const lz::IValue& v) {
   if (v.is_tensor() && v.to_tensor().defined()) return lz::IValue(v.to_tensor().to_lazy());

@@ -1,0 +1,317 @@
+#include "codegen_llvm/compiled_kernel.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "absl/container/inlined_vector.h"
+#include "codegen_llvm/jit_engine.h"
+#include "codegen_llvm/kernel_emitter.h"
+#include "codegen_llvm/value_ops.h"
+#include "core/error.h"
+#include "core/parallel.h"
+#include "core/stable_hash.h"
+
+namespace lz::codegen_llvm {
+
+namespace {
+
+// Elements per parallel chunk at least (below it a thread costs more than it saves).
+constexpr int64_t kGrainElements = 32768;
+// Inner points per partial reduction: fixed, so results do not depend on
+// the thread count; the partial path serves reductions with few outer
+// points and long rows (a full sum).
+constexpr int64_t kPartialChunk = 32768;
+constexpr int64_t kPartialMaxOuter = 64;
+// Outputs at least this large are written with streaming stores (as the
+// eager kernels do): they would only evict the inputs from the caches.
+constexpr int64_t kStreamingBytes = int64_t{16} << 20;
+// Stage values are kept (rather than recomputed) while one outer point's
+// row of them stays in the L2 cache.
+constexpr int64_t kScratchBytes = int64_t{256} << 10;
+
+// One walked axis after reordering and merging: its extent and each access's stride.
+struct Axis {
+  int64_t size = 1;
+  absl::InlinedVector<int64_t, 8> strides;
+};
+
+// Drops extent-1 axes and merges neighbours that every access walks as
+// one (the outer stride is the inner extent times the inner stride).
+void push_axis(std::vector<Axis>& axes, int64_t size, absl::InlinedVector<int64_t, 8> strides) {
+  if (size == 1) return;
+  if (!axes.empty()) {
+    Axis& prev = axes.back();
+    bool merge = prev.size != 0 && size != 0;
+    for (size_t a = 0; merge && a < strides.size(); ++a) merge = prev.strides[a] == size * strides[a];
+    if (merge) {
+      prev.size *= size;
+      prev.strides = std::move(strides);
+      return;
+    }
+  }
+  axes.push_back(Axis{size, std::move(strides)});
+}
+
+double as_double(int64_t bits) { return std::bit_cast<double>(bits); }
+int64_t as_bits(double d) { return std::bit_cast<int64_t>(d); }
+
+// Combines two partial accumulators of reduction `r` (codegen_llvm/kernel_abi.h).
+int64_t combine_partials(const ir::Reduction& r, int64_t a, int64_t b) {
+  if (is_float_type(r.dtype)) {
+    const double x = as_double(a), y = as_double(b);
+    switch (r.op) {
+      case ir::ReduceOp::Sum: return as_bits(x + y);
+      case ir::ReduceOp::Prod: return as_bits(x * y);
+      case ir::ReduceOp::Max: return as_bits((x != x || y != y) ? x + y : std::max(x, y));
+      case ir::ReduceOp::Min: return as_bits((x != x || y != y) ? x + y : std::min(x, y));
+      default: break;
+    }
+  }
+  const auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  switch (r.op) {
+    case ir::ReduceOp::Sum: return static_cast<int64_t>(ua + ub);
+    case ir::ReduceOp::Prod: return static_cast<int64_t>(ua * ub);
+    case ir::ReduceOp::Max: return std::max(a, b);
+    case ir::ReduceOp::Min: return std::min(a, b);
+    case ir::ReduceOp::All: return (a != 0 && b != 0) ? 1 : 0;
+    case ir::ReduceOp::Any: return (a != 0 || b != 0) ? 1 : 0;
+  }
+  return a;
+}
+
+std::unique_ptr<llvm::Module> emit_or_fail(const ir::Kernel& k, const VariantSpec& spec, const std::string& prefix,
+                                           llvm::LLVMContext& context) {
+  try {
+    return emit_kernel(k, spec, prefix, context);
+  } catch (const UnsupportedKernel& u) {
+    throw CompileFailure{"kernel " + k.name + ": " + u.reason};
+  }
+}
+
+}  // namespace
+
+struct CompiledKernel::Variant {
+  std::vector<StrideClass> classes;
+  bool streaming = false;
+  bool cache_stages = false;
+  bool split = false;
+  RunFn run = nullptr;
+  PartialFn partial = nullptr;
+  FinishFn finish = nullptr;
+};
+
+CompiledKernel::CompiledKernel(const ir::Kernel& k, CodegenOptions options)
+    : k_(k),
+      options_(options),
+      text_(ir::print_kernel(k)),
+      splittable_(is_splittable(k)),
+      cache_bytes_per_point_(stage_cache_bytes_per_point(k)) {
+  // Emitting (without optimising) finds unsupported operations now, while
+  // the executor can still plan eager steps instead.
+  VariantSpec spec{std::vector<StrideClass>(k.accesses.size(), StrideClass::Unit), 512, options_.math};
+  llvm::LLVMContext context;
+  emit_or_fail(k_, spec, "check", context);
+}
+
+CompiledKernel::~CompiledKernel() = default;
+
+bool CompiledKernel::worth_compiling(const ir::KernelLaunch& launch, int64_t threshold) const {
+  const int64_t seen = launches_.fetch_add(1, std::memory_order_relaxed) + 1;
+  int64_t points = 1;
+  for (int64_t d : launch.domain) points *= d;
+  return points >= kCompileAtOncePoints || seen >= threshold || num_variants() > 0;
+}
+
+double CompiledKernel::compile_ms() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return compile_ms_;
+}
+
+size_t CompiledKernel::num_variants() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return variants_.size();
+}
+
+std::string CompiledKernel::llvm_ir() const {
+  VariantSpec spec{std::vector<StrideClass>(k_.accesses.size(), StrideClass::Unit), JitEngine::instance().vector_bits(),
+                   options_.math};
+  return JitEngine::instance().optimized_ir(
+      [&](llvm::LLVMContext& c) { return emit_or_fail(k_, spec, "lzk_" + k_.name, c); });
+}
+
+const CompiledKernel::Variant& CompiledKernel::variant(const std::vector<StrideClass>& classes, bool streaming,
+                                                       bool cache_stages, bool split) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& v : variants_) {
+    if (v->classes == classes && v->streaming == streaming && v->cache_stages == cache_stages && v->split == split) {
+      return *v;
+    }
+  }
+  JitEngine& jit = JitEngine::instance();
+  const VariantSpec spec{classes, jit.vector_bits(), options_.math, streaming, cache_stages, split};
+  std::string key = text_ + "|classes ";
+  for (StrideClass c : classes) key += static_cast<char>('0' + static_cast<int>(c));
+  if (streaming) key += "|streaming";
+  if (cache_stages) key += "|cache_stages";
+  if (split) key += "|split";
+  key += options_.math == MathMode::Fast ? "|fast" : "|precise";
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "lzk_%016llx", static_cast<unsigned long long>(stable_hash(key)));
+  std::vector<std::string> symbols;
+  if (split) {
+    symbols = {std::string(prefix) + "_partial", std::string(prefix) + "_finish"};
+  } else {
+    symbols = {std::string(prefix) + "_run"};
+  }
+  const JitEngine::Result r =
+      jit.get(key, symbols, [&](llvm::LLVMContext& c) { return emit_or_fail(k_, spec, prefix, c); });
+  auto v = std::make_unique<Variant>();
+  v->classes = classes;
+  v->streaming = streaming;
+  v->cache_stages = cache_stages;
+  v->split = split;
+  if (split) {
+    v->partial = reinterpret_cast<PartialFn>(r.addresses[0]);
+    v->finish = reinterpret_cast<FinishFn>(r.addresses[1]);
+  } else {
+    v->run = reinterpret_cast<RunFn>(r.addresses[0]);
+  }
+  compile_ms_ += r.ms;
+  variants_.push_back(std::move(v));
+  return *variants_.back();
+}
+
+// Streaming stores need every unit-stride output aligned alike (see
+// VariantSpec::streaming) and pay only for outputs beyond the caches.
+bool CompiledKernel::use_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes,
+                                   int64_t points) const {
+#if defined(__x86_64__)
+  int64_t bytes = 0, size = 0;
+  const ir::BoundAccess* first = nullptr;
+  for (const ir::Store& s : k_.stores) {
+    if (s.reduced || classes[s.access] != StrideClass::Unit) continue;
+    const ir::BoundAccess& b = launch.accesses[s.access];
+    const auto es = static_cast<int64_t>(element_size(k_.buffers[k_.accesses[s.access].buffer].dtype));
+    if (first == nullptr) {
+      first = &b;
+      size = es;
+    } else if (es != size || b.strides != first->strides ||
+               (reinterpret_cast<uintptr_t>(b.data) - reinterpret_cast<uintptr_t>(first->data)) % 64 != 0) {
+      return false;
+    }
+    bytes += points * es;
+  }
+  return first != nullptr && bytes >= kStreamingBytes;
+#else
+  return false;
+#endif
+}
+
+void CompiledKernel::run(const ir::KernelLaunch& launch) const {
+  const size_t rank = k_.rank, num_access = k_.accesses.size();
+  LZ_INTERNAL_ASSERT(launch.domain.size() == rank && launch.accesses.size() == num_access &&
+                         launch.params.size() == k_.num_params,
+                     "kernel ", k_.name, ": launch does not match the kernel");
+  // Outer (kept) axes first, then the reduction axes, each group merged.
+  std::vector<Axis> outer, inner;
+  int64_t outer_count = 1, inner_count = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    absl::InlinedVector<int64_t, 8> strides(num_access);
+    for (size_t a = 0; a < num_access; ++a) strides[a] = launch.accesses[a].strides[d];
+    const bool reduced = (k_.reduce_axes >> d) & 1;
+    (reduced ? inner_count : outer_count) *= launch.domain[d];
+    push_axis(reduced ? inner : outer, launch.domain[d], std::move(strides));
+  }
+  if (outer_count == 0) return;
+  const Axis unit{1, absl::InlinedVector<int64_t, 8>(num_access, 0)};
+  if (outer.empty()) outer.push_back(unit);
+  if (has_reductions(k_) && inner.empty()) inner.push_back(unit);
+
+  const std::vector<Axis>& last_group = has_reductions(k_) ? inner : outer;
+  std::vector<StrideClass> classes(num_access);
+  for (size_t a = 0; a < num_access; ++a) {
+    const int64_t s = last_group.back().strides[a];
+    classes[a] = s == 0 ? StrideClass::Broadcast : s == 1 ? StrideClass::Unit : StrideClass::Strided;
+  }
+  const int64_t scratch_bytes = inner_count * cache_bytes_per_point_;
+  const bool cache_stages = scratch_bytes > 0 && scratch_bytes <= kScratchBytes;
+  const bool split = splittable_ && inner_count >= 2 * kPartialChunk && outer_count < kPartialMaxOuter;
+  const Variant& v =
+      variant(classes, !split && use_streaming(launch, classes, outer_count * inner_count), cache_stages && !split, split);
+
+  const size_t num_axes = outer.size() + inner.size();
+  absl::InlinedVector<int64_t, 8> sizes;
+  absl::InlinedVector<int64_t, 32> strides(num_access * num_axes);
+  for (const std::vector<Axis>* group : {&outer, &inner}) {
+    for (const Axis& ax : *group) sizes.push_back(ax.size);
+  }
+  for (size_t a = 0; a < num_access; ++a) {
+    size_t i = 0;
+    for (const std::vector<Axis>* group : {&outer, &inner}) {
+      for (const Axis& ax : *group) strides[a * num_axes + i++] = ax.strides[a];
+    }
+  }
+  absl::InlinedVector<char*, 8> data(num_access);
+  for (size_t a = 0; a < num_access; ++a) data[a] = static_cast<char*>(launch.accesses[a].data);
+  absl::InlinedVector<ParamSlot, 4> params(launch.params.size());
+  for (size_t p = 0; p < params.size(); ++p) {
+    const Scalar& s = launch.params[p];
+    if (s.is_floating_point()) {
+      params[p] = ParamSlot{s.to_double(), 0, 1};
+    } else {
+      params[p] = ParamSlot{0, s.is_bool() ? (s.to_bool() ? 1 : 0) : s.to_long(), 0};
+    }
+  }
+  KernelArgs args;
+  args.num_outer = static_cast<int64_t>(outer.size());
+  args.num_inner = static_cast<int64_t>(inner.size());
+  args.sizes = sizes.data();
+  args.strides = strides.data();
+  args.data = data.data();
+  args.params = params.data();
+  args.inner_count = inner_count;
+
+  if (!has_reductions(k_)) {
+    parallel_for(0, outer_count, kGrainElements, [&](int64_t b, int64_t e) { v.run(&args, b, e); });
+    return;
+  }
+  if (!split) {
+    const int64_t grain = std::max<int64_t>(1, kGrainElements / std::max<int64_t>(1, inner_count));
+    parallel_for(0, outer_count, grain, [&](int64_t b, int64_t e) {
+      if (!cache_stages) return v.run(&args, b, e);
+      thread_local std::vector<char> scratch;  // one row per thread, reused
+      scratch.resize(static_cast<size_t>(scratch_bytes));
+      KernelArgs own = args;
+      own.scratch = scratch.data();
+      v.run(&own, b, e);
+    });
+    return;
+  }
+  // Few long reductions: fixed chunks reduced in parallel, combined in chunk order.
+  const int64_t chunks = (inner_count + kPartialChunk - 1) / kPartialChunk;
+  const size_t nred = k_.reductions.size();
+  std::vector<int64_t> partials(static_cast<size_t>(outer_count * chunks) * nred);
+  parallel_for(0, outer_count * chunks, 1, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t o = t / chunks, c = t % chunks;
+      v.partial(&args, o, c * kPartialChunk, std::min(inner_count, (c + 1) * kPartialChunk),
+                partials.data() + static_cast<size_t>(t) * nred);
+    }
+  });
+  std::vector<int64_t> acc(nred);
+  for (int64_t o = 0; o < outer_count; ++o) {
+    const int64_t* first = partials.data() + static_cast<size_t>(o * chunks) * nred;
+    std::copy(first, first + nred, acc.begin());
+    for (int64_t c = 1; c < chunks; ++c) {
+      for (size_t r = 0; r < nred; ++r) acc[r] = combine_partials(k_.reductions[r], acc[r], first[c * nred + r]);
+    }
+    v.finish(&args, o, acc.data());
+  }
+}
+
+}  // namespace lz::codegen_llvm

@@ -1,0 +1,67 @@
+// A kernel compiled to native code: the public face of the LLVM code
+// generator for the executor. Construction checks that every operation
+// can be emitted (and throws CompileFailure naming the first that cannot);
+// run() binds a launch, picks (or compiles, once) the variant for the
+// accesses' stride classes along the innermost walked axis, and splits the
+// work over the thread pool. Results do not depend on the thread count.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "codegen_llvm/kernel_abi.h"
+#include "codegen_llvm/vector_math.h"
+#include "ir/kernel_ir.h"
+#include "ir/kernel_launch.h"
+
+namespace lz::codegen_llvm {
+
+struct CodegenOptions {
+  MathMode math = MathMode::Precise;
+};
+
+class CompiledKernel {
+ public:
+  // Throws CompileFailure (codegen_llvm/jit_engine.h) when `k` has an
+  // operation the generator cannot emit.
+  explicit CompiledKernel(const ir::Kernel& k, CodegenOptions options = {});
+  ~CompiledKernel();
+
+  // Runs the kernel with the semantics of ir/kernel_ir.h. Compiling a new
+  // variant can throw CompileFailure.
+  void run(const ir::KernelLaunch& launch) const;
+
+  // Tiered compilation: whether `launch` should run compiled code now. A
+  // launch over many points always should (compiling pays for itself at
+  // once); a small one only from the kernel's `threshold`-th launch on, or
+  // when a variant exists already, so one-off small graphs do not pay a
+  // compile (the caller interprets them instead). Counts the launch.
+  bool worth_compiling(const ir::KernelLaunch& launch, int64_t threshold) const;
+  static constexpr int64_t kCompileAtOncePoints = 65536;
+
+  const ir::Kernel& kernel() const { return k_; }
+  double compile_ms() const;     // spent compiling (or loading) this kernel's variants
+  size_t num_variants() const;
+  // The optimised LLVM IR of the variant with every access unit-stride (for dumps).
+  std::string llvm_ir() const;
+
+ private:
+  struct Variant;
+  const Variant& variant(const std::vector<StrideClass>& classes, bool streaming, bool cache_stages, bool split) const;
+  bool use_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes, int64_t points) const;
+
+  ir::Kernel k_;
+  CodegenOptions options_;
+  std::string text_;  // print_kernel(k_): the kernel's identity in cache keys
+  bool splittable_ = false;
+  int64_t cache_bytes_per_point_ = 0;  // kept stage values (0: none)
+  mutable std::mutex mu_;
+  mutable std::vector<std::unique_ptr<Variant>> variants_;
+  mutable double compile_ms_ = 0;
+  mutable std::atomic<int64_t> launches_{0};
+};
+
+}  // namespace lz::codegen_llvm

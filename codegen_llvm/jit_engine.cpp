@@ -1,0 +1,287 @@
+#include "codegen_llvm/jit_engine.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include "absl/container/flat_hash_map.h"
+#include "codegen_llvm/object_cache.h"
+#include "codegen_llvm/runtime_support.h"
+
+namespace lz::codegen_llvm {
+
+namespace {
+
+// Bumped whenever generated code changes for the same kernel text, so
+// cached objects of older generators read as misses.
+constexpr const char* kGeneratorVersion = "lz-codegen-3";
+
+std::string error_text(llvm::Error e) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << e;
+  return os.str();
+}
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+bool env_disabled(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && (std::string(v) == "0" || std::string(v) == "off");
+}
+
+}  // namespace
+
+struct JitEngine::Impl {
+  std::mutex mu;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::unique_ptr<llvm::TargetMachine> tm;
+  std::string cpu, features, host;
+  unsigned vector_bits = 128;
+  absl::flat_hash_map<std::string, std::vector<void*>> linked;  // key + symbols -> addresses
+  std::optional<ObjectFileCache> disk;
+  JitStats stats;
+
+  void prepare(llvm::Module& m) {
+    m.setDataLayout(tm->createDataLayout());
+    m.setTargetTriple(tm->getTargetTriple().str());
+    for (llvm::Function& f : m) {
+      if (f.isDeclaration()) continue;
+      f.addFnAttr("target-cpu", cpu);
+      f.addFnAttr("target-features", features);
+      // Explicit 512-bit vectors stay 512 bits wide (x86 otherwise splits
+      // them for CPUs where it prefers 256).
+      const std::string bits = std::to_string(vector_bits);
+      f.addFnAttr("prefer-vector-width", bits);
+      f.addFnAttr("min-legal-vector-width", bits);
+    }
+    std::string problems;
+    llvm::raw_string_ostream os(problems);
+    if (llvm::verifyModule(m, &os)) throw CompileFailure{"generated IR is invalid: " + os.str()};
+  }
+
+  // LZ_OPT_LEVEL=0..3 (default 3), for measuring what the pipeline buys.
+  static llvm::OptimizationLevel opt_level() {
+    const char* v = std::getenv("LZ_OPT_LEVEL");
+    switch (v == nullptr ? '3' : v[0]) {
+      case '0': return llvm::OptimizationLevel::O0;
+      case '1': return llvm::OptimizationLevel::O1;
+      case '2': return llvm::OptimizationLevel::O2;
+      default: return llvm::OptimizationLevel::O3;
+    }
+  }
+
+  void optimize(llvm::Module& m) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    // The generated loops are vectorised already: the loop and SLP
+    // vectorisers would only spend compile time looking at them.
+    // Unrolling would copy loop bodies that are already 16 lanes wide (and
+    // scalar remainders that run < 16 times): compile time, no speed.
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopVectorization = false;
+    tuning.SLPVectorization = false;
+    tuning.LoopUnrolling = false;
+    llvm::PassBuilder pb(tm.get(), tuning);
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    pb.buildPerModuleDefaultPipeline(opt_level()).run(m, mam);
+  }
+
+  // LZ_JIT_DUMP=dir: every compiled variant's optimised IR as dir/<symbol>.ll.
+  static void dump(const std::string& dir, const std::string& name, const llvm::Module& m) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(dir + "/" + name + ".ll", ec);
+    if (!ec) m.print(out, nullptr);
+  }
+
+  std::string object_of(llvm::Module& m) {
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream out(buffer);
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, out, nullptr, llvm::CGFT_ObjectFile)) {
+      throw CompileFailure{"the target cannot emit object files"};
+    }
+    pm.run(m);
+    return std::string(buffer.data(), buffer.size());
+  }
+
+  std::vector<void*> link(const std::string& object, const std::string& name, const std::vector<std::string>& symbols) {
+    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);
+    if (llvm::Error e = jit->addObjectFile(std::move(buffer))) throw CompileFailure{"linking failed: " + error_text(std::move(e))};
+    std::vector<void*> out;
+    for (const std::string& s : symbols) {
+      auto sym = jit->lookup(s);
+      if (!sym) throw CompileFailure{"symbol " + s + " missing: " + error_text(sym.takeError())};
+      out.push_back(reinterpret_cast<void*>(static_cast<uintptr_t>(sym->getAddress())));
+    }
+    return out;
+  }
+};
+
+namespace {
+std::atomic<JitEngine*> g_engine{nullptr};
+}
+
+JitEngine& JitEngine::instance() {
+  static JitEngine* engine = [] {
+    auto* e = new JitEngine();  // never destroyed: kernels may run during static destruction
+    g_engine.store(e);
+    return e;
+  }();
+  return *engine;
+}
+
+JitStats JitEngine::current_stats() {
+  JitEngine* e = g_engine.load();
+  return e == nullptr ? JitStats{} : e->stats();
+}
+
+JitEngine::JitEngine() : impl_(std::make_unique<Impl>()) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) throw CompileFailure{"no LLVM target for this host: " + error_text(jtmb.takeError())};
+  jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+  Impl& d = *impl_;
+  d.cpu = jtmb->getCPU();
+  d.features = jtmb->getFeatures().getString();
+  auto tm = jtmb->createTargetMachine();
+  if (!tm) throw CompileFailure{"cannot create the target machine: " + error_text(tm.takeError())};
+  d.tm = std::move(*tm);
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*jtmb).create();
+  if (!jit) throw CompileFailure{"cannot create the JIT: " + error_text(jit.takeError())};
+  d.jit = std::move(*jit);
+  // libm and the compiler runtime (float64 math, fmod, half conversions
+  // on CPUs without F16C) come from the process.
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(d.jit->getDataLayout().getGlobalPrefix());
+  if (!process) throw CompileFailure{"cannot search the process's symbols: " + error_text(process.takeError())};
+  d.jit->getMainJITDylib().addGenerator(std::move(*process));
+  // Helpers kernels call (codegen_llvm/runtime_support.h), by address: the
+  // library's own symbols need not be exported.
+  llvm::orc::SymbolMap helpers;
+  helpers[d.jit->mangleAndIntern(kAxisOffsetsSymbol)] = llvm::JITEvaluatedSymbol(
+      llvm::pointerToJITTargetAddress(&lz_jit_axis_offsets), llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+  if (llvm::Error e = d.jit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(helpers)))) {
+    throw CompileFailure{"cannot define the kernel helpers: " + error_text(std::move(e))};
+  }
+  const auto has = [&](const char* f) { return d.features.find(std::string("+") + f) != std::string::npos; };
+  d.vector_bits = has("avx512f") ? 512 : has("avx") ? 256 : 128;
+  if (const char* v = std::getenv("LZ_VECTOR_BITS")) {
+    const int bits = std::atoi(v);
+    if (bits == 128 || bits == 256 || bits == 512) d.vector_bits = static_cast<unsigned>(bits);
+  }
+  d.host = std::string(kGeneratorVersion) + "|llvm " + LZ_LLVM_VERSION + "|" + d.cpu + "|" + d.features + "|" +
+           std::to_string(d.vector_bits);
+  if (!env_disabled("LZ_KERNEL_CACHE")) d.disk.emplace(ObjectFileCache::default_dir());
+}
+
+JitEngine::~JitEngine() = default;
+
+const std::string& JitEngine::cpu() const { return impl_->cpu; }
+const std::string& JitEngine::features() const { return impl_->features; }
+unsigned JitEngine::vector_bits() const { return impl_->vector_bits; }
+
+JitEngine::Result JitEngine::get(const std::string& key, const std::vector<std::string>& symbols, const EmitFn& emit) {
+  Impl& d = *impl_;
+  std::lock_guard<std::mutex> lock(d.mu);
+  const auto start = std::chrono::steady_clock::now();
+  std::string full_key = d.host + "|" + key;
+  for (const std::string& s : symbols) full_key += "|" + s;
+  Result r;
+  if (auto it = d.linked.find(full_key); it != d.linked.end()) {
+    ++d.stats.memory_hits;
+    r.addresses = it->second;
+    return r;
+  }
+  if (d.disk) {
+    if (std::optional<std::string> object = d.disk->load(full_key)) {
+      try {
+        r.addresses = d.link(*object, symbols.front(), symbols);
+        r.ms = ms_since(start);
+        ++d.stats.disk_hits;
+        d.stats.load_ms += r.ms;
+        d.linked.emplace(full_key, r.addresses);
+        return r;
+      } catch (const CompileFailure&) {
+        // A cached object that does not link is rebuilt below.
+      }
+    }
+  }
+  try {
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> m = emit(context);
+    d.prepare(*m);
+    auto phase = std::chrono::steady_clock::now();
+    d.optimize(*m);
+    d.stats.optimize_ms += ms_since(phase);
+    if (const char* dir = std::getenv("LZ_JIT_DUMP")) d.dump(dir, symbols.front(), *m);
+    phase = std::chrono::steady_clock::now();
+    const std::string object = d.object_of(*m);
+    d.stats.codegen_ms += ms_since(phase);
+    r.addresses = d.link(object, symbols.front(), symbols);
+    if (d.disk) d.disk->store(full_key, object);
+  } catch (const CompileFailure&) {
+    ++d.stats.failures;
+    throw;
+  }
+  r.ms = ms_since(start);
+  r.compiled = true;
+  ++d.stats.compiled;
+  d.stats.compile_ms += r.ms;
+  d.linked.emplace(full_key, r.addresses);
+  return r;
+}
+
+std::string JitEngine::optimized_ir(const EmitFn& emit) {
+  Impl& d = *impl_;
+  std::lock_guard<std::mutex> lock(d.mu);
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> m = emit(context);
+  d.prepare(*m);
+  d.optimize(*m);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  m->print(os, nullptr);
+  return os.str();
+}
+
+JitStats JitEngine::stats() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->stats;
+}
+
+void JitEngine::set_disk_cache(bool enabled, const std::string& dir) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->disk.reset();
+  if (enabled) impl_->disk.emplace(dir.empty() ? ObjectFileCache::default_dir() : dir);
+}
+
+std::string JitEngine::disk_cache_dir() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->disk ? impl_->disk->dir() : std::string();
+}
+
+}  // namespace lz::codegen_llvm

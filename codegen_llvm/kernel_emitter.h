@@ -1,0 +1,62 @@
+// Kernel IR -> LLVM IR for one variant of a kernel: the entry points of
+// codegen_llvm/kernel_abi.h with explicit vector loops along the segment
+// axis (one compiled variant per combination of the accesses' stride
+// classes there), a scalar loop for the remainder, and index arithmetic
+// for the other axes. Internal to codegen_llvm.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen_llvm/kernel_abi.h"
+#include "codegen_llvm/vector_math.h"
+#include "ir/kernel_ir.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace lz::codegen_llvm {
+
+struct VariantSpec {
+  std::vector<StrideClass> classes;  // per access, along the segment axis
+  unsigned vector_bits = 512;        // register width the vector loops target
+  MathMode math = MathMode::Precise;
+  // Unit-stride vector stores bypass the caches (non-temporal), after a
+  // scalar prologue aligns them: for outputs far larger than the caches,
+  // where a normal store would first read the line it overwrites. The
+  // launcher asks for it only when every unit-stride output is aligned
+  // alike (same element size, strides and address modulo 64).
+  bool streaming = false;
+  // Values an earlier stage computes at every inner point and a later stage
+  // needs again (exp(x - max) in softmax) are kept in the caller's scratch
+  // row instead of being recomputed (see stage_cache_bytes_per_point).
+  bool cache_stages = false;
+  // The variant for the partial path: `_partial` and `_finish` instead of
+  // `_run` (only for is_splittable kernels).
+  bool split = false;
+};
+
+// Bytes per inner point a cache_stages variant of `k` keeps (0: nothing to keep).
+uint32_t stage_cache_bytes_per_point(const ir::Kernel& k);
+
+// Kernels with reductions walk outer points and, per point, the inner
+// (reduction) axes, even when there are none (a reduction over a 0-dim
+// value has one inner point); the others walk elements.
+inline bool has_reductions(const ir::Kernel& k) { return !k.reductions.empty(); }
+
+// True when the kernel's stages are reductions first, then reduced stores,
+// and no reduction reads another's result: its inner space can be split
+// into chunks reduced in parallel (_partial) and finished once (_finish).
+bool is_splittable(const ir::Kernel& k);
+
+// Emits the module; its functions are `<prefix>_run`, or for a split
+// variant `<prefix>_partial` and `<prefix>_finish`. Throws
+// UnsupportedKernel (codegen_llvm/value_ops.h) for an operation the
+// generator cannot emit.
+std::unique_ptr<llvm::Module> emit_kernel(const ir::Kernel& k, const VariantSpec& spec, const std::string& prefix,
+                                          llvm::LLVMContext& context);
+
+}  // namespace lz::codegen_llvm
