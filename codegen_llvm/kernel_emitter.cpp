@@ -428,6 +428,8 @@ class Emitter {
           const ScalarType operand = em.k_.exprs[e.operands[n == 3 ? 1 : 0]].dtype;
           if (n == 1) {
             v = ops.unary(e.op, get(e.operands[0]), operand, e.dtype);
+          } else if (e.op == ScalarOp::Div && is_float_type(e.dtype) && ops.width() > 1 && em.is_uniform(e.operands[1])) {
+            v = ops.div_by_invariant(get(e.operands[0]), get(e.operands[1]), e.dtype);
           } else if (n == 2) {
             v = ops.binary(e.op, get(e.operands[0]), get(e.operands[1]), operand, e.dtype);
           } else {
@@ -440,6 +442,20 @@ class Emitter {
       return v;
     }
   };
+
+  // Whether expression `id` is the same at every point of a segment: no
+  // load that moves along the segment axis feeds it.
+  bool is_uniform(ExprId id) {
+    if (uniform_.empty()) {
+      uniform_.assign(k_.exprs.size(), 1);
+      for (size_t i = 0; i < k_.exprs.size(); ++i) {
+        const ir::Expr& e = k_.exprs[i];
+        if (e.op == ScalarOp::Load) uniform_[i] = spec_.classes[e.index] == StrideClass::Broadcast && !is_output(e.index);
+        for (int o = 0; o < ir::arity(e.op); ++o) uniform_[i] &= uniform_[e.operands[o]];
+      }
+    }
+    return uniform_[id] != 0;
+  }
 
   // Reads (value == nullptr) or writes the kept value of expression `id`
   // at inner point seg_first_ + j of the scratch row of `slot`.
@@ -675,6 +691,7 @@ class Emitter {
   Ptrs base_, seg_stride_;
   Ptrs hoisted_;                 // per access: its value for the current segment, when loaded once
   StageCache cache_;             // cache_stages variants: the values kept between groups
+  std::vector<uint8_t> uniform_; // per expression: is_uniform (computed on first use)
   Ptrs scratch_;                 // per slot: its scratch row
   int32_t group_ = -1;           // the stage group being emitted (run of a reduction), else -1
   Value* seg_first_ = nullptr;   // the inner index of the current segment's first point

@@ -376,6 +376,26 @@ Value* ValueOps::binary(ScalarOp op, Value* a, Value* b, ScalarType operand, Sca
   return int_binary(op, a, b, operand);
 }
 
+Value* ValueOps::div_by_invariant(Value* a, Value* b, ScalarType result) const {
+  llvm::Type* ty = a->getType();
+  const bool f64 = ty->getScalarType()->isDoubleTy();
+  const double tiny = f64 ? 0x1p-1000 : 0x1p-100, huge = f64 ? 0x1p1000 : 0x1p100;
+  const double up = f64 ? 0x1p512 : 0x1p64, down = f64 ? 0x1p-512 : 0x1p-64;
+  Value* mag = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b);
+  // Invariant: the scale keeping 1/(b*s) a normal number.
+  Value* scale = b_.CreateSelect(b_.CreateFCmpOLT(mag, fconst(ty, tiny)), fconst(ty, up),
+                                 b_.CreateSelect(b_.CreateFCmpOGT(mag, fconst(ty, huge)), fconst(ty, down), fconst(ty, 1)));
+  Value* bs = b_.CreateFMul(b, scale);
+  Value* r = b_.CreateFDiv(fconst(ty, 1), bs);
+  Value* as = b_.CreateFMul(a, scale);
+  Value* q = b_.CreateFMul(as, r);
+  Value* residual = b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ty}, {b_.CreateFNeg(q), bs, as});
+  Value* refined = b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ty}, {residual, r, q});
+  // b = 0 or inf (and a finite): the residual is NaN, q is already IEEE's answer.
+  Value* lost = b_.CreateAnd(b_.CreateFCmpUNO(refined, refined), b_.CreateFCmpORD(q, q));
+  return round_to(b_.CreateSelect(lost, q, refined), result);
+}
+
 Value* ValueOps::identity(ReduceOp op, ScalarType t) const {
   llvm::Type* ty = type(t);
   const bool fp = is_float_type(t);
