@@ -25,7 +25,7 @@ constexpr int64_t kGrainElements = 32768;
 // Inner points per partial reduction: fixed, so results do not depend on
 // the thread count; the partial path serves reductions with few outer
 // points and long rows (a full sum).
-constexpr int64_t kPartialChunk = 32768;
+constexpr int64_t kPartialChunk = 65536;
 constexpr int64_t kPartialMaxOuter = 64;
 // Outputs at least this large are written with streaming stores (as the
 // eager kernels do): they would only evict the inputs from the caches.

@@ -117,6 +117,17 @@ struct JitEngine::Impl {
     if (!ec) m.print(out, nullptr);
   }
 
+  // ... and its object file, with the address each symbol was linked at
+  // (to match profiles of JIT code: perf shows raw addresses).
+  static void dump_object(const std::string& dir, const std::vector<std::string>& symbols, const std::vector<void*>& at,
+                          const std::string& object) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(dir + "/" + symbols.front() + ".o", ec);
+    if (!ec) out << object;
+    llvm::raw_fd_ostream map(dir + "/addresses.txt", ec, llvm::sys::fs::OF_Append);
+    for (size_t i = 0; !ec && i < symbols.size(); ++i) map << symbols[i] << " " << at[i] << "\n";
+  }
+
   std::string object_of(llvm::Module& m) {
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream out(buffer);
@@ -165,6 +176,10 @@ JitEngine::JitEngine() : impl_(std::make_unique<Impl>()) {
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) throw CompileFailure{"no LLVM target for this host: " + error_text(jtmb.takeError())};
   jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+  // Constants addressed relative to the code (one object is linked as one
+  // allocation), not through 64-bit absolute addresses kept in registers.
+  jtmb->setCodeModel(llvm::CodeModel::Small);
+  jtmb->setRelocationModel(llvm::Reloc::PIC_);
   Impl& d = *impl_;
   d.cpu = jtmb->getCPU();
   d.features = jtmb->getFeatures().getString();
@@ -237,11 +252,13 @@ JitEngine::Result JitEngine::get(const std::string& key, const std::vector<std::
     auto phase = std::chrono::steady_clock::now();
     d.optimize(*m);
     d.stats.optimize_ms += ms_since(phase);
-    if (const char* dir = std::getenv("LZ_JIT_DUMP")) d.dump(dir, symbols.front(), *m);
+    const char* dump_dir = std::getenv("LZ_JIT_DUMP");
+    if (dump_dir != nullptr) d.dump(dump_dir, symbols.front(), *m);
     phase = std::chrono::steady_clock::now();
     const std::string object = d.object_of(*m);
     d.stats.codegen_ms += ms_since(phase);
     r.addresses = d.link(object, symbols.front(), symbols);
+    if (dump_dir != nullptr) d.dump_object(dump_dir, symbols, r.addresses, object);
     if (d.disk) d.disk->store(full_key, object);
   } catch (const CompileFailure&) {
     ++d.stats.failures;
