@@ -240,9 +240,9 @@ class Emitter {
     return at.CreateAlloca(ty);
   }
 
-  // for (i = begin; i < end; i += step) body(i), with the induction
-  // variable in memory (SROA/mem2reg turn it into a register).
-  void emit_for(Value* begin, Value* end, Value* step, const std::function<void(Value*)>& body) {
+  // for (i = begin; i < end; i += body(i)), with the induction variable in
+  // memory (SROA/mem2reg turn it into a register).
+  void emit_while(Value* begin, Value* end, const std::function<Value*(Value*)>& body) {
     Value* iv = entry_alloca(i64_);
     b_.CreateStore(begin, iv);
     auto* head = llvm::BasicBlock::Create(c_, "loop", fn_);
@@ -253,10 +253,17 @@ class Emitter {
     Value* i = b_.CreateLoad(i64_, iv);
     b_.CreateCondBr(b_.CreateICmpSLT(i, end), loop_body, exit);
     b_.SetInsertPoint(loop_body);
-    body(i);
+    Value* step = body(i);
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, iv), step), iv);
     b_.CreateBr(head);
     b_.SetInsertPoint(exit);
+  }
+
+  void emit_for(Value* begin, Value* end, Value* step, const std::function<void(Value*)>& body) {
+    emit_while(begin, end, [&](Value* i) {
+      body(i);
+      return step;
+    });
   }
 
   // Per access, the element offset of linear index `linear` over axes
@@ -284,31 +291,21 @@ class Emitter {
   // along the last axis: body(pointers at the segment start, length).
   void for_segments(Value* begin, Value* end, Value* first, const Ptrs& extra,
                     const std::function<void(const Ptrs&, Value*, Value*)>& body) {
-    Value* idx = entry_alloca(i64_);
-    b_.CreateStore(begin, idx);
-    auto* head = llvm::BasicBlock::Create(c_, "seg", fn_);
-    auto* seg_body = llvm::BasicBlock::Create(c_, "seg.body", fn_);
-    auto* exit = llvm::BasicBlock::Create(c_, "seg.exit", fn_);
-    b_.CreateBr(head);
-    b_.SetInsertPoint(head);
-    Value* i = b_.CreateLoad(i64_, idx);
-    b_.CreateCondBr(b_.CreateICmpSLT(i, end), seg_body, exit);
-    b_.SetInsertPoint(seg_body);
-    Value* seg_axis = b_.CreateSub(rank_, b_.getInt64(1));
-    Value* seg_len = size(seg_axis);
-    Value* row = b_.CreateUDiv(i, seg_len);
-    Value* col = b_.CreateSub(i, b_.CreateMul(row, seg_len));
-    Value* n = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b_.CreateSub(seg_len, col), b_.CreateSub(end, i));
-    const Ptrs offs = axis_offsets(row, first, seg_axis, extra);
-    Ptrs ptrs;
-    for (uint32_t a = 0; a < base_.size(); ++a) {
-      Value* off = b_.CreateAdd(offs[a], b_.CreateMul(col, seg_stride_[a]));
-      ptrs.push_back(b_.CreateGEP(memory_type(c_, buffer_dtype(a)), base_[a], off));
-    }
-    body(ptrs, n, i);
-    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, idx), n), idx);
-    b_.CreateBr(head);
-    b_.SetInsertPoint(exit);
+    emit_while(begin, end, [&](Value* i) {
+      Value* seg_axis = b_.CreateSub(rank_, b_.getInt64(1));
+      Value* seg_len = size(seg_axis);
+      Value* row = b_.CreateUDiv(i, seg_len);
+      Value* col = b_.CreateSub(i, b_.CreateMul(row, seg_len));
+      Value* n = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b_.CreateSub(seg_len, col), b_.CreateSub(end, i));
+      const Ptrs offs = axis_offsets(row, first, seg_axis, extra);
+      Ptrs ptrs;
+      for (uint32_t a = 0; a < base_.size(); ++a) {
+        Value* off = b_.CreateAdd(offs[a], b_.CreateMul(col, seg_stride_[a]));
+        ptrs.push_back(b_.CreateGEP(memory_type(c_, buffer_dtype(a)), base_[a], off));
+      }
+      body(ptrs, n, i);
+      return n;
+    });
   }
 
   // ---- Expressions ---------------------------------------------------------------

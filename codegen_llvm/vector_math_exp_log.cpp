@@ -55,8 +55,14 @@ Value* clamp(Ir& ir, Value* x, double lo, double hi) {  // NaN passes through
   return ir.sel(ir.lt(c, lo), lo, c);
 }
 
-// ln(x) + c for finite x > 0 (subnormals included) and a small c.
-Value* log_finite(Ir& ir, Value* x, Value* c) {
+// x = 2^e * (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)) for finite x > 0
+// (subnormals included), z = f^2, and the polynomial r of log(1 + f) =
+// f - z/2 + f * z * r(f): the reduction ln and log2 share.
+struct LogParts {
+  Value *e, *f, *z, *r;
+};
+
+LogParts log_parts(Ir& ir, Value* x) {
   llvm::Type* fty = x->getType();
   Value* sub = ir.lt(x, 1.17549435e-38f);
   Value* xs = ir.sel(sub, ir.mul(x, 8388608.0f), x);
@@ -68,6 +74,12 @@ Value* log_finite(Ir& ir, Value* x, Value* c) {
   Value* r = ir.horner(f, {6.980702281e-02f, -1.149454638e-01f, 1.168907136e-01f, -1.242403761e-01f,
                            1.424855143e-01f, -1.666785032e-01f, 2.000073045e-01f, -2.499999702e-01f,
                            3.333333135e-01f});
+  return {e, f, z, r};
+}
+
+// ln(x) + c for finite x > 0 (subnormals included) and a small c.
+Value* log_finite(Ir& ir, Value* x, Value* c) {
+  const auto [e, f, z, r] = log_parts(ir, x);
   Value* y = ir.mul(ir.mul(f, z), r);
   y = ir.add(y, ir.add(ir.mul(e, -2.12194440e-4f), c));
   y = ir.sub(y, ir.mul(z, 0.5f));
@@ -170,17 +182,7 @@ Value* expm1_f32(Ir& ir, Value* x) {
 Value* log_f32(Ir& ir, Value* x) { return log_specials(ir, x, log_finite(ir, x, ir.k(x, 0.0f))); }
 
 Value* log2_f32(Ir& ir, Value* x) {
-  llvm::Type* fty = x->getType();
-  Value* sub = ir.lt(x, 1.17549435e-38f);
-  Value* xs = ir.sel(sub, ir.mul(x, 8388608.0f), x);
-  Value* t = ir.b.CreateSub(ir.bits(xs), ir.ki(ir.bits(xs), 0x3f3504f3));
-  Value* e = ir.sub(ir.sitofp(ir.b.CreateAShr(t, ir.ki(t, 23)), fty), ir.sel(sub, ir.k(x, 23.0f), 0.0f));
-  Value* m = ir.b.CreateAdd(ir.b.CreateAnd(t, ir.ki(t, 0x007fffff)), ir.ki(t, 0x3f3504f3));
-  Value* f = ir.sub(ir.from_bits(m, fty), 1.0f);
-  Value* z = ir.mul(f, f);
-  Value* r = ir.horner(f, {6.980702281e-02f, -1.149454638e-01f, 1.168907136e-01f, -1.242403761e-01f,
-                           1.424855143e-01f, -1.666785032e-01f, 2.000073045e-01f, -2.499999702e-01f,
-                           3.333333135e-01f});
+  const auto [e, f, z, r] = log_parts(ir, x);
   Value* y = ir.sub(ir.mul(ir.mul(f, z), r), ir.mul(z, 0.5f));
   const float hi = 1.44269502162933349609f, lo = 1.92596299112661746887e-8f;
   Value* res = ir.add(e, ir.add(ir.mul(f, hi), ir.add(ir.mul(f, lo), ir.mul(y, hi + lo))));
