@@ -267,21 +267,41 @@ class Emitter {
   }
 
   // Per access, the element offset of linear index `linear` over axes
-  // [first, last) (row-major), plus `extra` (codegen_llvm/runtime_support.h).
+  // [first, last) (row-major), plus `extra`. No axis or one axis (the
+  // usual cases after merging) is inline arithmetic; more call
+  // codegen_llvm/runtime_support.h, once per segment.
   Ptrs axis_offsets(Value* linear, Value* first, Value* last, const Ptrs& extra) {
     const auto n = static_cast<uint64_t>(base_.size());
+    auto* ptr = llvm::PointerType::getUnqual(i64_);
     auto* array = llvm::ArrayType::get(i64_, std::max<uint64_t>(n, 1));
-    Value* out = b_.CreateBitCast(entry_alloca(array), llvm::PointerType::getUnqual(i64_));
-    Value* base = llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(i64_));
+    Value* out = b_.CreateBitCast(entry_alloca(array), ptr);
+    auto extra_of = [&](uint64_t a) { return extra.empty() ? b_.getInt64(0) : extra[a]; };
+    auto* one_axis = llvm::BasicBlock::Create(c_, "offsets.one", fn_);
+    auto* general = llvm::BasicBlock::Create(c_, "offsets.call", fn_);
+    auto* done = llvm::BasicBlock::Create(c_, "offsets.done", fn_);
+    Value* count = b_.CreateSub(last, first);
+    for (uint64_t a = 0; a < n; ++a) b_.CreateStore(extra_of(a), b_.CreateGEP(i64_, out, b_.getInt64(a)));
+    llvm::SwitchInst* sw = b_.CreateSwitch(count, general, 2);
+    sw->addCase(b_.getInt64(0), done);
+    sw->addCase(b_.getInt64(1), one_axis);
+    b_.SetInsertPoint(one_axis);  // the coordinate is `linear` itself
+    for (uint64_t a = 0; a < n; ++a) {
+      b_.CreateStore(b_.CreateAdd(extra_of(a), b_.CreateMul(linear, stride(static_cast<uint32_t>(a), first))),
+                     b_.CreateGEP(i64_, out, b_.getInt64(a)));
+    }
+    b_.CreateBr(done);
+    b_.SetInsertPoint(general);
+    Value* base = llvm::ConstantPointerNull::get(ptr);
     if (!extra.empty()) {
-      base = b_.CreateBitCast(entry_alloca(array), llvm::PointerType::getUnqual(i64_));
+      base = b_.CreateBitCast(entry_alloca(array), ptr);
       for (uint64_t a = 0; a < n; ++a) b_.CreateStore(extra[a], b_.CreateGEP(i64_, base, b_.getInt64(a)));
     }
-    auto* ptr = llvm::PointerType::getUnqual(i64_);
     llvm::FunctionCallee f = m_.getOrInsertFunction(
         kAxisOffsetsSymbol, llvm::FunctionType::get(llvm::Type::getVoidTy(c_),
                                                     {fn_->getArg(0)->getType(), i64_, i64_, i64_, i64_, ptr, ptr}, false));
     b_.CreateCall(f, {fn_->getArg(0), linear, first, last, b_.getInt64(n), base, out});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
     Ptrs offs;
     for (uint64_t a = 0; a < n; ++a) offs.push_back(b_.CreateLoad(i64_, b_.CreateGEP(i64_, out, b_.getInt64(a))));
     return offs;
