@@ -175,7 +175,9 @@ JitEngine::JitEngine() : impl_(std::make_unique<Impl>()) {
   llvm::InitializeNativeTargetAsmPrinter();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) throw CompileFailure{"no LLVM target for this host: " + error_text(jtmb.takeError())};
-  jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+  // IR is optimised at O3; machine code at the default level: the
+  // aggressive one measured ~35% more compile time for the same kernels' speed.
+  jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Default);
   // Constants addressed relative to the code (one object is linked as one
   // allocation), not through 64-bit absolute addresses kept in registers.
   jtmb->setCodeModel(llvm::CodeModel::Small);
