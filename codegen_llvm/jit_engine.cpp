@@ -1,10 +1,15 @@
 #include "codegen_llvm/jit_engine.h"
 
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
 #include <optional>
+#include <string_view>
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -36,6 +41,49 @@ std::string error_text(llvm::Error e) {
   llvm::raw_string_ostream os(s);
   os << e;
   return os.str();
+}
+
+// The GNU build ID of the binary holding this code (liblazuli), read from
+// its ELF notes: cached objects are only valid for the generator that
+// produced them, and any rebuild of the library may change the generator.
+// Falls back to this file's compile time when the linker wrote no ID.
+std::string library_build_id() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&library_build_id), &info) == 0 || info.dli_fbase == nullptr) {
+    return __DATE__ " " __TIME__;
+  }
+  struct Search {
+    const void* base;
+    std::string id;
+  } search{info.dli_fbase, {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* phdr, size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        if (reinterpret_cast<const void*>(phdr->dlpi_addr) != s->base) return 0;  // another object
+        for (int i = 0; i < phdr->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& h = phdr->dlpi_phdr[i];
+          if (h.p_type != PT_NOTE) continue;
+          const auto* begin = reinterpret_cast<const char*>(phdr->dlpi_addr + h.p_vaddr);
+          for (const char* p = begin; p + sizeof(ElfW(Nhdr)) <= begin + h.p_memsz;) {
+            const auto* note = reinterpret_cast<const ElfW(Nhdr)*>(p);
+            const char* name = p + sizeof(ElfW(Nhdr));
+            const char* desc = name + ((note->n_namesz + 3) & ~3u);
+            if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 && std::string_view(name, 3) == "GNU") {
+              static const char* hex = "0123456789abcdef";
+              for (uint32_t k = 0; k < note->n_descsz; ++k) {
+                const auto b = static_cast<unsigned char>(desc[k]);
+                s->id += hex[b >> 4];
+                s->id += hex[b & 15];
+              }
+              return 1;
+            }
+            p = desc + ((note->n_descsz + 3) & ~3u);
+          }
+        }
+        return 0;
+      },
+      &search);
+  return search.id.empty() ? std::string(__DATE__ " " __TIME__) : search.id;
 }
 
 double ms_since(std::chrono::steady_clock::time_point t) {
@@ -210,8 +258,8 @@ JitEngine::JitEngine() : impl_(std::make_unique<Impl>()) {
     const int bits = std::atoi(v);
     if (bits == 128 || bits == 256 || bits == 512) d.vector_bits = static_cast<unsigned>(bits);
   }
-  d.host = std::string(kGeneratorVersion) + "|llvm " + LZ_LLVM_VERSION + "|" + d.cpu + "|" + d.features + "|" +
-           std::to_string(d.vector_bits);
+  d.host = std::string(kGeneratorVersion) + "|build " + library_build_id() + "|llvm " + LZ_LLVM_VERSION + "|" + d.cpu +
+           "|" + d.features + "|" + std::to_string(d.vector_bits);
   if (!env_disabled("LZ_KERNEL_CACHE")) d.disk.emplace(ObjectFileCache::default_dir());
 }
 
