@@ -22,6 +22,7 @@ namespace {
 // accumulator once per block: long rows keep float32 precision without
 // paying for double arithmetic per element.
 constexpr int64_t kBlock = 4096;
+constexpr int kChains = 4;  // a power of two (joined as a tree)
 
 // What one pass over the inner points does: consecutive stages that can
 // share a loop.
@@ -550,47 +551,55 @@ class Emitter {
 
   // Reductions `reds` over a segment, in blocks of kBlock points, into the
   // outer accumulators `accs` (allocas of outer_acc_type).
-  // One vector accumulator per reduction. Rotating 2 or 4 accumulators (to
-  // hide the combine's latency) was measured: the register moves it costs
-  // made the memory-bound full sum slower (W9: 71% -> 62% of the copy
-  // bandwidth) and row kernels gained < 5%.
-
+  // kChains vector accumulators per reduction, the body unrolled kChains
+  // times: a cheap body (softmax's max pass, layer_norm's sums) is bound by
+  // the combine's latency (a NaN-propagating max is ~8 cycles) otherwise.
+  // The chains are joined in a fixed tree, so results stay deterministic.
   void reduce_segment(const std::vector<uint32_t>& reds, const Ptrs& ptrs, Value* n, const Ptrs& accs) {
     const Hoist hoist(*this, ptrs);
     ValueOps vec(b_, width_, spec_.math), scalar(b_, 1, spec_.math);
+    const int64_t unrolled = int64_t{width_} * kChains;
     emit_for(b_.getInt64(0), n, b_.getInt64(kBlock), [&](Value* p) {
       Value* m = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b_.CreateSub(n, p), b_.getInt64(kBlock));
       Value* end = b_.CreateAdd(p, m);
+      Value* uend = b_.CreateSub(end, b_.CreateSRem(m, b_.getInt64(unrolled)));
       Value* vend = b_.CreateSub(end, b_.CreateSRem(m, b_.getInt64(width_)));
-      Ptrs vacc, sacc;
+      std::vector<Ptrs> vacc(kChains);
+      Ptrs sacc;
       for (uint32_t r : reds) {
         const ir::Reduction& red = k_.reductions[r];
-        vacc.push_back(entry_alloca(vec.type(red.dtype)));
-        b_.CreateStore(vec.identity(red.op, red.dtype), vacc.back());
+        for (Ptrs& chain : vacc) {
+          chain.push_back(entry_alloca(vec.type(red.dtype)));
+          b_.CreateStore(vec.identity(red.op, red.dtype), chain.back());
+        }
         sacc.push_back(entry_alloca(scalar.type(red.dtype)));
         b_.CreateStore(scalar.identity(red.op, red.dtype), sacc.back());
       }
-      emit_for(p, vend, b_.getInt64(width_), [&](Value* j) {
-        Eval ev(*this, vec, ptrs, j);
-        prefetch_next_row(ptrs, j);
+      auto accumulate = [&](ValueOps& ops, Value* j, const Ptrs& into) {
+        Eval ev(*this, ops, ptrs, j);
         for (size_t i = 0; i < reds.size(); ++i) {
           const ir::Reduction& red = k_.reductions[reds[i]];
-          Value* old = b_.CreateLoad(vec.type(red.dtype), vacc[i]);
-          b_.CreateStore(vec.combine(red.op, old, ev.get(red.input), red.dtype), vacc[i]);
+          Value* old = b_.CreateLoad(ops.type(red.dtype), into[i]);
+          b_.CreateStore(ops.combine(red.op, old, ev.get(red.input), red.dtype), into[i]);
+        }
+      };
+      emit_for(p, uend, b_.getInt64(unrolled), [&](Value* j) {
+        for (int c = 0; c < kChains; ++c) {
+          Value* at = b_.CreateAdd(j, b_.getInt64(int64_t{c} * width_));
+          prefetch_next_row(ptrs, at);
+          accumulate(vec, at, vacc[c]);
         }
       });
-      emit_for(vend, end, b_.getInt64(1), [&](Value* j) {
-        Eval ev(*this, scalar, ptrs, j);
-        for (size_t i = 0; i < reds.size(); ++i) {
-          const ir::Reduction& red = k_.reductions[reds[i]];
-          Value* old = b_.CreateLoad(scalar.type(red.dtype), sacc[i]);
-          b_.CreateStore(scalar.combine(red.op, old, ev.get(red.input), red.dtype), sacc[i]);
-        }
-      });
+      emit_for(uend, vend, b_.getInt64(width_), [&](Value* j) { accumulate(vec, j, vacc[0]); });
+      emit_for(vend, end, b_.getInt64(1), [&](Value* j) { accumulate(scalar, j, sacc); });
       for (size_t i = 0; i < reds.size(); ++i) {
         const ir::Reduction& red = k_.reductions[reds[i]];
-        Value* lanes = b_.CreateLoad(vec.type(red.dtype), vacc[i]);
-        Value* block = scalar.combine(red.op, vec.horizontal(red.op, lanes, red.dtype),
+        std::vector<Value*> chains;
+        for (const Ptrs& chain : vacc) chains.push_back(b_.CreateLoad(vec.type(red.dtype), chain[i]));
+        for (size_t half = chains.size() / 2; half > 0; half /= 2) {
+          for (size_t c = 0; c < half; ++c) chains[c] = vec.combine(red.op, chains[c], chains[c + half], red.dtype);
+        }
+        Value* block = scalar.combine(red.op, vec.horizontal(red.op, chains[0], red.dtype),
                                       b_.CreateLoad(scalar.type(red.dtype), sacc[i]), red.dtype);
         const ScalarType acc_t = outer_acc_dtype(red);
         Value* wide = scalar.convert(block, red.dtype, acc_t);

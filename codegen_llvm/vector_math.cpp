@@ -3,7 +3,9 @@
 // path, and emits sqrt/rsqrt directly.
 #include "codegen_llvm/vector_math.h"
 
+#include <llvm/ADT/StringMap.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/Host.h>
 
 #include "codegen_llvm/vector_math_ir.h"
 #include "core/error.h"
@@ -13,6 +15,16 @@ namespace {
 
 using llvm::Value;
 using vmir::Ir;
+
+// The JIT compiles for this host's features (jit_engine.cpp), so the
+// emitters may use what the host has.
+bool host_has_avx512f() {
+  static const bool has = [] {
+    llvm::StringMap<bool> features;
+    return llvm::sys::getHostCPUFeatures(features) && features.lookup("avx512f");
+  }();
+  return has;
+}
 
 const char* libm_name(MathFn fn) {
   switch (fn) {
@@ -101,7 +113,7 @@ Value* emit_math(llvm::IRBuilderBase& b, MathFn fn, Value* x, Value* y, MathMode
   // "no NaNs" assumptions from the caller's flags.
   llvm::IRBuilderBase::FastMathFlagGuard guard(b);
   b.clearFastMathFlags();
-  Ir ir(b);
+  Ir ir(b, host_has_avx512f());
   return elem->isDoubleTy() ? emit_f64(ir, fn, x, y) : emit_f32(ir, fn, x, y, mode);
 }
 

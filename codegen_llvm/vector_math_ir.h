@@ -19,8 +19,9 @@ using llvm::Value;
 
 class Ir {
  public:
-  explicit Ir(llvm::IRBuilderBase& b) : b(b) {}
+  Ir(llvm::IRBuilderBase& b, bool avx512) : b(b), avx512(avx512) {}
   llvm::IRBuilderBase& b;
+  const bool avx512;  // the JIT's target (this host) has AVX-512F
 
   // Types with the lane count of `like`.
   llvm::Type* with_elem(Value* like, llvm::Type* elem) const { return like->getType()->getWithNewType(elem); }

@@ -243,16 +243,22 @@ inline float log1p(float x) {
 
 // ---- Hyperbolic and activation functions -----------------------------------
 
+// tanh(|x|) with the sign of x: below 0.5625 an odd polynomial, above
+// 1 - 2/(e^2|x| + 1), whose error in e^2|x| is damped by 2/(e + 1) <= 0.49.
+// 2|x| is clamped to 18.5 (tanh rounds to 1 from |x| = 9.01 on), so 2^n
+// (n <= 27) is added straight into the exponent field. A NaN fails the
+// `>=` and takes the polynomial, which keeps it.
 inline float tanh(float x) {
   const float a = detail::abs(x);
-  const float z = x * x;
-  const float small = x + x * z *
+  const float z = a * a;
+  const float small = a + a * z *
                               detail::horner(z, 2.487614751e-03f, -8.499247953e-03f, 2.181190252e-02f,
                                              -5.396406353e-02f, 1.333332211e-01f, -3.333333433e-01f);
-  const float e = expm1(2.0f * a);
-  const float large = detail::copysign(1.0f - 2.0f / (e + 2.0f), x);
-  const float res = detail::sel(a < 0.5625f, small, large);
-  return detail::sel(x == 0.0f, x, res);  // keeps -0
+  int32_t n;
+  const float r = detail::reduce_ln2(detail::sel(a > 9.25f, 18.5f, a + a), n);
+  const float e = detail::from_bits(detail::bits(1.0f + detail::expm1_reduced(r)) + (static_cast<uint32_t>(n) << 23));
+  const float large = 1.0f - 2.0f / (e + 1.0f);
+  return detail::copysign(detail::sel(a >= 0.5625f, large, small), x);
 }
 
 // 1 / (1 + e^-x) as num / (1 + e^-|x|) (num = 1 or e^-|x|): the
