@@ -260,7 +260,7 @@ JitEngine::JitEngine() : impl_(std::make_unique<Impl>()) {
   }
   d.host = std::string(kGeneratorVersion) + "|build " + library_build_id() + "|llvm " + LZ_LLVM_VERSION + "|" + d.cpu +
            "|" + d.features + "|" + std::to_string(d.vector_bits);
-  if (!env_disabled("LZ_KERNEL_CACHE")) d.disk.emplace(ObjectFileCache::default_dir());
+  if (!env_disabled("LZ_KERNEL_CACHE")) d.disk.emplace(ObjectFileCache::default_dir(), ObjectFileCache::default_max_bytes());
 }
 
 JitEngine::~JitEngine() = default;
@@ -343,7 +343,7 @@ JitStats JitEngine::stats() const {
 void JitEngine::set_disk_cache(bool enabled, const std::string& dir) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->disk.reset();
-  if (enabled) impl_->disk.emplace(dir.empty() ? ObjectFileCache::default_dir() : dir);
+  if (enabled) impl_->disk.emplace(dir.empty() ? ObjectFileCache::default_dir() : dir, ObjectFileCache::default_max_bytes());
 }
 
 std::string JitEngine::disk_cache_dir() const {

@@ -10,10 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
@@ -176,7 +178,7 @@ std::string env_or_empty(const char* name) {
 
 }  // namespace
 
-ObjectFileCache::ObjectFileCache(std::string dir) : dir_(std::move(dir)) {}
+ObjectFileCache::ObjectFileCache(std::string dir, int64_t max_bytes) : dir_(std::move(dir)), max_bytes_(max_bytes) {}
 
 std::string ObjectFileCache::path_of(std::string_view key) const {
   // Two differently seeded 64-bit hashes make the 128-bit name; the format
@@ -204,6 +206,7 @@ std::optional<std::string> ObjectFileCache::load(std::string_view key) const {
       switch (decode(file, key)) {
         case Entry::kValid:
           hits_.fetch_add(1, std::memory_order_relaxed);
+          ::futimens(fd.get(), nullptr);  // recently used: trim() keeps it longer
           return file;
         case Entry::kCorrupt:
           rejected_.fetch_add(1, std::memory_order_relaxed);
@@ -243,6 +246,11 @@ bool ObjectFileCache::store(std::string_view key, std::string_view bytes) const 
     ok = ::close(fd) == 0 && ok;
     if (ok && ::rename(tmp.c_str(), path.c_str()) == 0) {
       stores_.fetch_add(1, std::memory_order_relaxed);
+      const auto size = static_cast<int64_t>(bytes.size());
+      if (max_bytes_ > 0 && written_since_trim_.fetch_add(size, std::memory_order_relaxed) + size >= max_bytes_ / 16) {
+        written_since_trim_.store(0, std::memory_order_relaxed);
+        trim();
+      }
       return true;
     }
     ::unlink(tmp.c_str());
@@ -252,13 +260,58 @@ bool ObjectFileCache::store(std::string_view key, std::string_view bytes) const 
   }
 }
 
+void ObjectFileCache::trim() const {
+  namespace fs = std::filesystem;
+  struct Found {
+    fs::path path;
+    int64_t size;
+    fs::file_time_type used;
+  };
+  try {
+    std::vector<Found> entries;
+    int64_t total = 0;
+    const auto stale_before = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    std::error_code ec;
+    for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+      std::error_code e;
+      const std::string name = it->path().filename().string();
+      const fs::file_time_type used = it->last_write_time(e);
+      const auto size = static_cast<int64_t>(it->file_size(e));
+      if (e) continue;  // deleted meanwhile
+      if (name.front() == '.' && name.find(".tmp.") != std::string::npos) {
+        if (used < stale_before) fs::remove(it->path(), e);  // an abandoned write
+      } else if (it->path().extension() == ".lzko") {
+        entries.push_back({it->path(), size, used});
+        total += size;
+      }
+    }
+    if (max_bytes_ <= 0 || total <= max_bytes_) return;
+    std::sort(entries.begin(), entries.end(), [](const Found& a, const Found& b) { return a.used < b.used; });
+    for (const Found& f : entries) {
+      if (total <= max_bytes_ / 4 * 3) break;
+      std::error_code e;
+      if (fs::remove(f.path, e)) evicted_.fetch_add(1, std::memory_order_relaxed);
+      total -= f.size;
+    }
+  } catch (...) {  // bad_alloc: the directory stays as it is
+  }
+}
+
 ObjectCacheStats ObjectFileCache::stats() const {
   ObjectCacheStats s;
   s.hits = hits_.load(std::memory_order_relaxed);
   s.misses = misses_.load(std::memory_order_relaxed);
   s.stores = stores_.load(std::memory_order_relaxed);
   s.rejected = rejected_.load(std::memory_order_relaxed);
+  s.evicted = evicted_.load(std::memory_order_relaxed);
   return s;
+}
+
+int64_t ObjectFileCache::default_max_bytes() {
+  const std::string mb = env_or_empty("LZ_CACHE_MAX_MB");
+  char* end = nullptr;
+  const long long v = mb.empty() ? -1 : std::strtoll(mb.c_str(), &end, 10);
+  return v >= 0 && end != nullptr && *end == '\0' ? static_cast<int64_t>(v) << 20 : kDefaultMaxBytes;
 }
 
 std::string ObjectFileCache::default_dir() {

@@ -21,6 +21,7 @@ struct ObjectCacheStats {
   int64_t misses = 0;    // every load that returned nullopt, rejected ones included
   int64_t stores = 0;    // successful stores
   int64_t rejected = 0;  // corrupt or other-version entries found (and deleted)
+  int64_t evicted = 0;   // entries deleted to keep the directory under its size limit
 };
 
 // A directory of compiled kernel objects shared by processes. Keys are
@@ -37,8 +38,11 @@ class ObjectFileCache {
   // name, so two Lazuli builds with different formats sharing one directory
   // do not keep deleting each other's entries.
   static constexpr uint32_t kFormatVersion = 1;
+  static constexpr int64_t kDefaultMaxBytes = int64_t{512} << 20;
 
-  explicit ObjectFileCache(std::string dir);  // created (recursively) on first store
+  // The directory is created (recursively) on first store. Entries beyond
+  // `max_bytes` in total are evicted least recently used first (0: no limit).
+  explicit ObjectFileCache(std::string dir, int64_t max_bytes = kDefaultMaxBytes);
   ObjectFileCache(const ObjectFileCache&) = delete;
   ObjectFileCache& operator=(const ObjectFileCache&) = delete;
 
@@ -57,6 +61,14 @@ class ObjectFileCache {
   // throws) when the directory cannot be created or written.
   bool store(std::string_view key, std::string_view bytes) const;
 
+  // When the entries exceed the size limit, deletes the least recently used
+  // (a hit refreshes an entry's modification time) until they fill at most
+  // 3/4 of it; also deletes temporary files a crashed writer left behind.
+  // store() calls it on its first success and then after every 1/16 of the
+  // limit written (so the directory may exceed the limit by that much). Concurrent trims and loads are safe: an open entry stays
+  // readable after its name is deleted. Never throws.
+  void trim() const;
+
   // Where the entry for `key` lives (for tests and tools).
   std::string path_of(std::string_view key) const;
 
@@ -65,13 +77,19 @@ class ObjectFileCache {
   // $LZ_CACHE_DIR if set, else $XDG_CACHE_HOME/lazuli/kernels, else
   // $HOME/.cache/lazuli/kernels, else <temp dir>/lazuli-kernels-<uid>.
   static std::string default_dir();
+  // $LZ_CACHE_MAX_MB (0: no limit) if set, else kDefaultMaxBytes.
+  static int64_t default_max_bytes();
 
  private:
   std::string dir_;
+  int64_t max_bytes_;
+  // Bytes stored since the last trim; starts high so the first store trims.
+  mutable std::atomic<int64_t> written_since_trim_{INT64_MAX / 2};
   mutable std::atomic<int64_t> hits_{0};
   mutable std::atomic<int64_t> misses_{0};
   mutable std::atomic<int64_t> stores_{0};
   mutable std::atomic<int64_t> rejected_{0};
+  mutable std::atomic<int64_t> evicted_{0};
 };
 
 }  // namespace lz::codegen_llvm

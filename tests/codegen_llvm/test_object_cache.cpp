@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -327,4 +328,68 @@ TEST_CASE("ObjectFileCache leaves no temporary files behind", "[codegen_llvm][ob
     CHECK(n.size() == 32 + 5);
     CHECK(n.substr(32) == ".lzko");
   }
+}
+
+namespace {
+int64_t entry_bytes(const fs::path& dir) {
+  int64_t total = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() == ".lzko") total += static_cast<int64_t>(e.file_size());
+  }
+  return total;
+}
+}  // namespace
+
+TEST_CASE("ObjectFileCache evicts the least recently used entries beyond its size limit",
+          "[codegen_llvm][object_cache]") {
+  TempDir tmp;
+  const int64_t limit = 64 << 10;  // 16 entries of ~4 KiB; a trim every 4 KiB stored
+  const ObjectFileCache cache(tmp.path().string(), limit);
+  const auto key = [](int i) { return "kernel " + std::to_string(i); };
+  auto age = fs::file_time_type::clock::now() - std::chrono::hours(10);
+  for (int i = 0; i < 12; ++i) {  // 48 KiB: under the limit, nothing evicted
+    REQUIRE(cache.store(key(i), payload(i, 4000)));
+    fs::last_write_time(cache.path_of(key(i)), age += std::chrono::minutes(1));  // distinct, increasing ages
+  }
+  CHECK(cache.stats().evicted == 0);
+  // Entry 0 is used again: a hit makes it the most recent.
+  REQUIRE(cache.load(key(0)).has_value());
+  for (int i = 12; i < 20; ++i) REQUIRE(cache.store(key(i), payload(i, 4000)));
+  CHECK(cache.stats().evicted > 0);
+  CHECK(cache.load(key(0)).has_value());        // recently used: kept
+  CHECK_FALSE(cache.load(key(1)).has_value());  // the oldest: evicted
+  CHECK(cache.load(key(19)) == payload(19, 4000));
+  // However much is stored, the directory stays within the limit (plus
+  // what is written between two trims: 1/16 of it and one entry).
+  for (int i = 20; i < 100; ++i) REQUIRE(cache.store(key(i), payload(i, 4000)));
+  CHECK(entry_bytes(tmp.path()) <= limit + limit / 16 + 4096);
+  CHECK(cache.load(key(99)) == payload(99, 4000));
+}
+
+TEST_CASE("ObjectFileCache trim deletes abandoned temporary files and honours no limit",
+          "[codegen_llvm][object_cache]") {
+  TempDir tmp;
+  const fs::path fresh = tmp.path() / ".0123.lzko.tmp.1.2.3", stale = tmp.path() / ".4567.lzko.tmp.4.5.6";
+  write_bytes(fresh, "being written");
+  write_bytes(stale, "abandoned");
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(2));
+  const ObjectFileCache unlimited(tmp.path().string(), 0);
+  for (int i = 0; i < 8; ++i) REQUIRE(unlimited.store(std::to_string(i) + " key", payload(i, 1000)));
+  unlimited.trim();
+  CHECK(fs::exists(fresh));  // another process may still be writing it
+  CHECK_FALSE(fs::exists(stale));
+  CHECK(unlimited.stats().evicted == 0);
+  CHECK(entry_bytes(tmp.path()) >= 8000);
+}
+
+TEST_CASE("ObjectFileCache default_max_bytes follows LZ_CACHE_MAX_MB", "[codegen_llvm][object_cache]") {
+  const EnvGuard max("LZ_CACHE_MAX_MB");
+  max.unset();
+  CHECK(ObjectFileCache::default_max_bytes() == ObjectFileCache::kDefaultMaxBytes);
+  max.set("100");
+  CHECK(ObjectFileCache::default_max_bytes() == int64_t{100} << 20);
+  max.set("0");
+  CHECK(ObjectFileCache::default_max_bytes() == 0);
+  max.set("lots");  // not a number: the default
+  CHECK(ObjectFileCache::default_max_bytes() == ObjectFileCache::kDefaultMaxBytes);
 }
