@@ -98,11 +98,3 @@ void BM_W7_Adam(benchmark::State& state) {
 BENCHMARK(BM_W7_Adam)->ArgName("lazy")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseManualTime();
 
 }  // namespace
-
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  benchmark::AddCustomContext("lazuli_threads", std::to_string(lz::get_num_threads()));
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}

@@ -1,5 +1,6 @@
-// bench_eager: large eager kernels against the machine's memory bandwidth
-// (see bench/bandwidth.h). Run: ./build/bench/bench_eager
+// The main() of the Google Benchmark binaries that measure against the
+// machine's bandwidth (bench_eager, bench_workloads): records the thread
+// count Lazuli runs with next to the results.
 #include <benchmark/benchmark.h>
 
 #include <lazuli/lazuli.h>
