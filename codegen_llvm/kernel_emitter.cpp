@@ -616,7 +616,7 @@ class Emitter {
   // pass instead, 39%/66% of the copy bandwidth; two rows ahead, lower;
   // here 47%/75%. Only unit-stride inputs; a prefetch never faults.
   void prefetch_next_row(const Ptrs& ptrs, Value* j) {
-    if (group_ != prefetch_group_) return;
+    if (!prefetch_rows_) return;
     for (uint32_t a = 0; a < base_.size(); ++a) {
       if (spec_.classes[a] != StrideClass::Unit || is_output(a) || next_row_[a] == nullptr) continue;
       Value* at = b_.CreateGEP(memory_type(c_, buffer_dtype(a)), ptrs[a], b_.CreateAdd(j, next_row_[a]));
@@ -662,8 +662,9 @@ class Emitter {
   void emit_reduction_run(Value* begin, Value* end) {
     const std::vector<StageGroup> groups = group_stages(k_);
     next_row_.assign(base_.size(), nullptr);
+    size_t last_reduce = groups.size();
     for (size_t gi = 0; gi < groups.size(); ++gi) {
-      if (groups[gi].kind == StageGroup::Kind::Reduce) prefetch_group_ = static_cast<int32_t>(gi);
+      if (groups[gi].kind == StageGroup::Kind::Reduce) last_reduce = gi;
     }
     Value* last_outer = b_.CreateSub(num_outer_, b_.getInt64(1));
     for (uint32_t a = 0; a < base_.size(); ++a) next_row_[a] = stride(a, last_outer);
@@ -672,6 +673,7 @@ class Emitter {
       for (size_t gi = 0; gi < groups.size(); ++gi) {
         const StageGroup& g = groups[gi];
         group_ = static_cast<int32_t>(gi);
+        prefetch_rows_ = gi == last_reduce;
         switch (g.kind) {
           case StageGroup::Kind::Reduce: {
             const Ptrs accs = start_accumulators(g.items);
@@ -692,6 +694,7 @@ class Emitter {
         }
       }
       group_ = -1;
+      prefetch_rows_ = false;
     });
   }
 
@@ -753,7 +756,7 @@ class Emitter {
   StageCache cache_;             // cache_stages variants: the values kept between groups
   std::vector<uint8_t> uniform_; // per expression: is_uniform (computed on first use)
   Ptrs next_row_;                // run of a reduction: per access, the stride to the next outer point
-  int32_t prefetch_group_ = -1;  // the stage group that prefetches the next row
+  bool prefetch_rows_ = false;  // set while emitting the group that prefetches the next row
   Ptrs scratch_;                 // per slot: its scratch row
   int32_t group_ = -1;           // the stage group being emitted (run of a reduction), else -1
   Value* seg_first_ = nullptr;   // the inner index of the current segment's first point
