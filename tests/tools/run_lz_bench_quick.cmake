@@ -1,0 +1,38 @@
+# The lz-bench smoke run: every workload at the --quick sizes, with JSON
+# and SVG output. Checks the exit status (0: lazy agrees with eager
+# everywhere), the table and both files.
+# Arguments: EXE, OUT_DIR.
+file(MAKE_DIRECTORY "${OUT_DIR}")
+set(json "${OUT_DIR}/lz_bench_quick.json")
+set(svg "${OUT_DIR}/lz_bench_quick.svg")
+file(REMOVE "${json}" "${svg}")
+execute_process(COMMAND "${EXE}" --quick --json "${json}" --svg "${svg}"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "lz-bench --quick: exit status ${rc}\n${out}${err}")
+endif()
+foreach(id W1 W2 W3 W4 W5 W6 W7 W8 W9)
+  if(NOT out MATCHES "${id}")
+    message(FATAL_ERROR "lz-bench --quick: no row for ${id}\n${out}")
+  endif()
+endforeach()
+file(READ "${json}" json_text)
+foreach(key "\"bandwidth_gbps\"" "\"workloads\"" "\"lazy_ms\"" "\"pct_of_bandwidth\"" "\"max_rel_err\"")
+  string(FIND "${json_text}" "${key}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "lz-bench --quick: ${json} lacks ${key}\n${json_text}")
+  endif()
+endforeach()
+string(JSON count LENGTH "${json_text}" workloads)  # also proves the JSON parses
+string(JSON all_ok GET "${json_text}" all_ok)
+if(NOT all_ok)
+  message(FATAL_ERROR "lz-bench --quick: all_ok is ${all_ok} in ${json}")
+endif()
+if(NOT count EQUAL 9)
+  message(FATAL_ERROR "lz-bench --quick: ${count} workloads in the JSON, expected 9")
+endif()
+file(READ "${svg}" svg_text)
+if(NOT svg_text MATCHES "^<svg" OR NOT svg_text MATCHES "</svg>")
+  message(FATAL_ERROR "lz-bench --quick: ${svg} is not an SVG document")
+endif()
+message(STATUS "${out}${err}")

@@ -1,0 +1,106 @@
+#include "bandwidth.h"
+
+#include <immintrin.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <new>
+
+#include <lazuli/lazuli.h>
+
+namespace lz::bench_runner {
+namespace {
+
+// Work is split in blocks of kBlock floats, so every thread's part starts
+// on a 64-byte boundary (non-temporal stores need aligned destinations).
+constexpr int64_t kBlock = int64_t{1} << 16;
+
+// f(lo, hi) over the float ranges of whole blocks, in parallel.
+template <class F>
+void for_blocks(int64_t n, F&& f) {
+  lz::parallel_for(0, n / kBlock, 1, [&](int64_t b0, int64_t b1) {
+    f(b0 * kBlock, b1 * kBlock);
+    _mm_sfence();
+  });
+}
+
+__attribute__((target("avx512f"))) void copy_avx512(float* a, const float* b, int64_t n) {
+  for (int64_t i = 0; i < n; i += 16) _mm512_stream_ps(a + i, _mm512_load_ps(b + i));
+}
+__attribute__((target("avx512f"))) void triad_avx512(float* a, const float* b, const float* c, float s, int64_t n) {
+  const __m512 vs = _mm512_set1_ps(s);
+  for (int64_t i = 0; i < n; i += 16) {
+    _mm512_stream_ps(a + i, _mm512_fmadd_ps(vs, _mm512_load_ps(c + i), _mm512_load_ps(b + i)));
+  }
+}
+void copy_sse(float* a, const float* b, int64_t n) {
+  for (int64_t i = 0; i < n; i += 4) _mm_stream_ps(a + i, _mm_load_ps(b + i));
+}
+void triad_sse(float* a, const float* b, const float* c, float s, int64_t n) {
+  const __m128 vs = _mm_set1_ps(s);
+  for (int64_t i = 0; i < n; i += 4) _mm_stream_ps(a + i, _mm_add_ps(_mm_load_ps(b + i), _mm_mul_ps(vs, _mm_load_ps(c + i))));
+}
+
+bool has_avx512() {
+  static const bool has = __builtin_cpu_supports("avx512f");
+  return has;
+}
+
+float* aligned_floats(int64_t n) {
+  void* p = std::aligned_alloc(64, static_cast<size_t>(n) * sizeof(float));
+  if (p == nullptr) throw std::bad_alloc();
+  return static_cast<float*>(p);
+}
+
+template <class F>
+double timed_gbps(double bytes, F&& pass) {
+  const auto t0 = std::chrono::steady_clock::now();
+  pass();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return bytes / s / 1e9;
+}
+
+}  // namespace
+
+struct BandwidthProbe::Arrays {
+  int64_t n;
+  float *a, *b, *c;
+  explicit Arrays(int64_t elements) : n((elements + kBlock - 1) / kBlock * kBlock) {
+    a = aligned_floats(n);
+    b = aligned_floats(n);
+    c = aligned_floats(n);
+    // Touch every page (and give the triad finite inputs).
+    for_blocks(n, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) a[i] = 0.0f, b[i] = 1.0f, c[i] = 2.0f;
+    });
+  }
+  ~Arrays() {
+    std::free(a);
+    std::free(b);
+    std::free(c);
+  }
+};
+
+BandwidthProbe::BandwidthProbe(int64_t elements) : arrays_(std::make_unique<Arrays>(elements)) {}
+BandwidthProbe::~BandwidthProbe() = default;
+
+double BandwidthProbe::copy_gbps() {
+  Arrays& x = *arrays_;
+  return timed_gbps(2.0 * 4.0 * static_cast<double>(x.n), [&] {
+    for_blocks(x.n, [&](int64_t lo, int64_t hi) {
+      has_avx512() ? copy_avx512(x.a + lo, x.b + lo, hi - lo) : copy_sse(x.a + lo, x.b + lo, hi - lo);
+    });
+  });
+}
+
+double BandwidthProbe::triad_gbps() {
+  Arrays& x = *arrays_;
+  return timed_gbps(3.0 * 4.0 * static_cast<double>(x.n), [&] {
+    for_blocks(x.n, [&](int64_t lo, int64_t hi) {
+      has_avx512() ? triad_avx512(x.a + lo, x.b + lo, x.c + lo, 3.0f, hi - lo)
+                   : triad_sse(x.a + lo, x.b + lo, x.c + lo, 3.0f, hi - lo);
+    });
+  });
+}
+
+}  // namespace lz::bench_runner

@@ -1,0 +1,31 @@
+// The memory bandwidth lz-bench reports workloads against: STREAM-style
+// copy (a[i] = b[i]) and triad (a[i] = b[i] + s c[i]) over arrays far larger
+// than the caches, split over Lazuli's threads, written with non-temporal
+// stores as the kernels' large outputs are. On these virtual machines the
+// bandwidth moves between levels within seconds, so the runner measures it
+// again next to every timed run rather than trusting one start-up figure.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+namespace lz::bench_runner {
+
+class BandwidthProbe {
+ public:
+  // Three arrays of `elements` floats (default 64 MiB each).
+  explicit BandwidthProbe(int64_t elements = int64_t{16} << 20);
+  BandwidthProbe(const BandwidthProbe&) = delete;
+  BandwidthProbe& operator=(const BandwidthProbe&) = delete;
+  ~BandwidthProbe();
+
+  // One timed pass each, in GB/s of bytes read plus bytes written.
+  double copy_gbps();
+  double triad_gbps();
+
+ private:
+  struct Arrays;
+  std::unique_ptr<Arrays> arrays_;
+};
+
+}  // namespace lz::bench_runner

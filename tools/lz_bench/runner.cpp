@@ -1,0 +1,133 @@
+#include "runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+namespace lz::bench_runner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n == 0 ? 0.0 : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::vector<Tensor> copies(const std::vector<Tensor>& in, bool lazy) {
+  std::vector<Tensor> out;
+  for (const Tensor& t : in) out.push_back(lazy ? t.clone().to_lazy() : t.clone());
+  return out;
+}
+
+// One run: the workload, its lazy results materialised.
+std::vector<Tensor> run_once(const Workload& w, std::vector<Tensor>& inputs, bool lazy) {
+  std::vector<Tensor> out = w.run(inputs);
+  if (lazy) sync(out);
+  return out;
+}
+
+// A timed run: `rounds` runs (W8: trace + materialise, again and again).
+double timed_ms(const Workload& w, std::vector<Tensor>& inputs, bool lazy) {
+  const Clock::time_point t0 = Clock::now();
+  for (int i = 0; i < w.rounds; ++i) run_once(w, inputs, lazy);
+  return ms_since(t0);
+}
+
+std::string shapes_of(const std::vector<Tensor>& inputs) {
+  std::ostringstream s;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    s << (i ? ", " : "") << "[";
+    for (int64_t d = 0; d < inputs[i].dim(); ++d) s << (d ? ", " : "") << inputs[i].size(d);
+    s << "]";
+  }
+  return s.str();
+}
+
+// Lazy against eager, in float32: the largest |lazy - eager|, the largest
+// |lazy - eager| / max(|eager|, atol) and whether every element is within
+// atol + rtol |eager|.
+void compare(const std::vector<Tensor>& lazy, const std::vector<Tensor>& eager, WorkloadResult& r) {
+  for (size_t i = 0; i < eager.size(); ++i) {
+    const Tensor b = eager[i].to(kFloat32);
+    const Tensor a = lazy[i].to_eager().to(kFloat32);
+    const Tensor diff = (a - b).abs();
+    r.max_abs_err = std::max(r.max_abs_err, diff.max().item<double>());
+    r.max_rel_err = std::max(r.max_rel_err, (diff / b.abs().clamp_min(r.atol)).max().item<double>());
+    r.ok = r.ok && diff.le(b.abs() * r.rtol + r.atol).all().item<bool>();
+  }
+}
+
+}  // namespace
+
+WorkloadResult measure(const Workload& w, const RunOptions& options, BandwidthProbe& bandwidth) {
+  WorkloadResult r;
+  r.id = w.id;
+  r.name = w.name;
+  r.bandwidth_bound = w.bandwidth_bound;
+  // bfloat16 keeps 8 bits: its results agree to about 2^-8.
+  r.atol = options.dtype == kBFloat16 ? 2e-2 : w.atol;
+  r.rtol = options.dtype == kBFloat16 ? 2e-2 : w.rtol;
+  const std::vector<Tensor> inputs = w.make_inputs(options.quick, options.dtype);
+  r.sizes = shapes_of(inputs);
+  r.bytes = w.bytes(inputs) * w.rounds;
+
+  std::vector<Tensor> eager_in = copies(inputs, false), lazy_in = copies(inputs, true);
+  const std::vector<Tensor> reference = run_once(w, eager_in, false);
+  lazy::clear_executable_cache();
+  const lazy::LazyMetrics start = lazy::metrics();
+  Clock::time_point t0 = Clock::now();
+  const std::vector<Tensor> first = run_once(w, lazy_in, true);
+  r.first_ms = ms_since(t0);
+  compare(first, reference, r);
+
+  std::vector<double> eager_ms, lazy_ms, copy_gbps;
+  lazy::LazyMetrics before_timed = lazy::metrics();
+  for (int rep = 0; rep < options.repetitions; ++rep) {
+    copy_gbps.push_back(bandwidth.copy_gbps());
+    eager_ms.push_back(timed_ms(w, eager_in, false));
+    copy_gbps.push_back(bandwidth.copy_gbps());
+    lazy_ms.push_back(timed_ms(w, lazy_in, true));
+  }
+  const lazy::LazyMetrics end = lazy::metrics();
+  const double runs = static_cast<double>(options.repetitions) * w.rounds;
+  r.kernels = static_cast<int64_t>(static_cast<double>(end.kernels_launched - before_timed.kernels_launched) / runs);
+  r.eager_steps = static_cast<int64_t>(static_cast<double>(end.eager_steps_total - before_timed.eager_steps_total) / runs);
+  r.cache_hits = static_cast<int64_t>(end.cache_hits - start.cache_hits);
+  r.cache_misses = static_cast<int64_t>(end.cache_misses - start.cache_misses);
+  r.compile_ms = end.jit_compile_ms - start.jit_compile_ms;
+
+  r.eager_ms = median(eager_ms);
+  r.lazy_ms = median(lazy_ms);
+  r.speedup = r.eager_ms / r.lazy_ms;
+  r.bandwidth_gbps = median(copy_gbps);
+  r.gbps = r.bytes / (r.lazy_ms * 1e6);
+  r.eager_gbps = r.bytes / (r.eager_ms * 1e6);
+  r.pct_of_bandwidth = 100 * r.gbps / r.bandwidth_gbps;
+  r.eager_pct_of_bandwidth = 100 * r.eager_gbps / r.bandwidth_gbps;
+
+  if (w.rounds > 1) {  // W8: what a traced operator and a cache-hit run cost
+    const Tensor x = lazy_in[0];
+    std::vector<double> trace_ms;
+    for (int rep = 0; rep < options.repetitions; ++rep) {
+      double ms = 0;
+      for (int i = 0; i < w.rounds; ++i) {
+        t0 = Clock::now();
+        Tensor y = w8_chain(x);
+        ms += ms_since(t0);
+        y = Tensor();
+        sync_all();  // nothing live: frees the nodes, outside the timing
+      }
+      trace_ms.push_back(ms);
+    }
+    const double trace_per_run_ns = median(trace_ms) * 1e6 / w.rounds;
+    r.ns_per_traced_op = trace_per_run_ns / kW8Ops;
+    r.cache_hit_overhead_ns = r.lazy_ms * 1e6 / w.rounds - trace_per_run_ns;
+  }
+  return r;
+}
+
+}  // namespace lz::bench_runner
