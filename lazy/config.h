@@ -18,7 +18,8 @@
 //   LZ_FAST_MATH=1         compiled kernels use the faster, less accurate math
 //                          (codegen_llvm/vector_math.h documents both modes)
 //   LZ_KERNEL_CACHE=0      no on-disk cache of compiled kernels; LZ_CACHE_DIR
-//                          moves it (default ~/.cache/lazuli/kernels)
+//                          moves it (default ~/.cache/lazuli/kernels) and
+//                          LZ_CACHE_MAX_MB caps its size (default 512)
 //   LZ_PASSES=spec         the graph pass pipeline ("default", "none", "dce,cse")
 //   LZ_DEBUG=1..4          on stderr: 1 a line per materialisation, 2 also each
 //                          kernel's time and GB/s, 3 also fusion decisions,
