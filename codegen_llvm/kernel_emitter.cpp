@@ -793,4 +793,10 @@ std::unique_ptr<llvm::Module> emit_kernel(const ir::Kernel& k, const VariantSpec
   return m;
 }
 
+JitEngine::EmitFn kernel_emit_fn(const ir::Kernel& k, VariantSpec spec, std::string prefix) {
+  return [&k, spec = std::move(spec), prefix = std::move(prefix)](llvm::LLVMContext& context) {
+    return emit_kernel(k, spec, prefix, context);
+  };
+}
+
 }  // namespace lz::codegen_llvm

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen_llvm/jit_engine.h"
 #include "codegen_llvm/kernel_abi.h"
 #include "codegen_llvm/vector_math.h"
 #include "ir/kernel_ir.h"
@@ -58,5 +59,8 @@ bool is_splittable(const ir::Kernel& k);
 // generator cannot emit.
 std::unique_ptr<llvm::Module> emit_kernel(const ir::Kernel& k, const VariantSpec& spec, const std::string& prefix,
                                           llvm::LLVMContext& context);
+// emit_kernel bound to its arguments (the kernel by reference), as a
+// JitEngine::EmitFn: for callers that hold no LLVM header (benchmarks).
+JitEngine::EmitFn kernel_emit_fn(const ir::Kernel& k, VariantSpec spec, std::string prefix);
 
 }  // namespace lz::codegen_llvm
