@@ -4,6 +4,7 @@
 #include "codegen_llvm/vector_math.h"
 
 #include <llvm/ADT/StringMap.h>
+#include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Host.h>
 
@@ -102,6 +103,25 @@ Value* emit_f32(Ir& ir, MathFn fn, Value* x, Value* y, MathMode mode) {
 }
 
 }  // namespace
+
+namespace vmir {
+
+Value* Ir::lookup16(const float (&table)[16], Value* k, llvm::Type* fty) const {
+  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(fty);
+  if (avx512 && vt != nullptr && vt->getNumElements() == 16 && vt->getElementType()->isFloatTy()) {
+    return b.CreateIntrinsic(llvm::Intrinsic::x86_avx512_permvar_sf_512, {},
+                             {llvm::ConstantDataVector::get(b.getContext(), llvm::ArrayRef<float>(table)), k});
+  }
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  llvm::Constant* data = llvm::ConstantDataArray::get(b.getContext(), llvm::ArrayRef<float>(table));
+  auto* global = new llvm::GlobalVariable(m, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data, "lz_table");
+  global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  Value* at = b.CreateInBoundsGEP(data->getType(), global, {b.getInt32(0), and_(k, ki(k, 15))});
+  if (vt == nullptr) return b.CreateLoad(fty, at);
+  return b.CreateMaskedGather(fty, at, llvm::Align(4));
+}
+
+}  // namespace vmir
 
 Value* emit_math(llvm::IRBuilderBase& b, MathFn fn, Value* x, Value* y, MathMode mode) {
   const bool binary = fn == MathFn::Pow || fn == MathFn::Atan2;

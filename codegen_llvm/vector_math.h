@@ -37,7 +37,7 @@
 //   sin      0.50  (0.75)     0.50  (0.75)   no Payne-Hanek: accurate for |x| < 2^27
 //   cos      0.50  (0.75)     0.50  (0.75)     only; beyond, sin/cos give some value in
 //   tan      0.50  (0.75)     0.50  (0.75)     [-1, 1], tan any value (inf/NaN -> NaN)
-//   tanh     1.34  (1.5)      =              Fast = Precise: 1 - 2/(e^2|x| + 1), 2|x| <= 18.5
+//   tanh     1.16  (1.5)      =              Fast = Precise: addition formula around 16 table centres
 //   sigmoid  1.25  (1.5)      1.97  (2.5)    1/(1 + e^-x): no error carrying, 0 below FLT_MIN
 //   erf      1.03  (1.5)      1.06  (1.5)    erfc tail all in float (no double, no x^2 split)
 //   pow      0.50  (0.75)     0.53  (0.75)   shorter series (truncation < 2^-30)

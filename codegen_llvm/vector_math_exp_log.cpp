@@ -206,19 +206,47 @@ Value* log1p_f32(Ir& ir, Value* x) {
   return ir.sel(ir.eq(x, 0.0), x, res);  // keeps -0
 }
 
-// One algorithm for both modes (it is cheaper than the Fast exp would make it).
+// tanh by the addition formula around 16 centres C_k (k = round(|x|/0.6),
+// |x| clamped to 9.2, where tanh rounds to 1): with r = |x| - C_k (exact)
+// and t = tanh(r) = r + r^3 p(r^2),
+//   tanh(|x|) = T_k + t / (A_k + B_k t),  T_k = tanh(C_k),
+//   A_k = 1/(1 - T_k^2), B_k = T_k/(1 - T_k^2),
+// and the sign of x ORed in. Each C_k is a float whose tanh is within 0.01
+// ulp of a float, so T_k needs no low part; bucket 0 (T = -0, A = 1, B = 0)
+// gives t itself, so small and subnormal x stay exact and -0 keeps its sign.
+// 18 instructions with AVX-512 (four table lookups are one vpermps each)
+// against ~40 for 1 - 2/(e^2|x| + 1); max error 1.26 ulp, at |x| = 0.888
+// (bucket 1, where the correction is 30-50% of the result). A NaN passes
+// the clamp and every step. Fast = Precise.
+constexpr float kTanhC[16] = {0.0f,          4.499995112e-01f, 1.199999332e+00f, 1.799998283e+00f,
+                              2.400000811e+00f, 3.000002861e+00f, 3.599991560e+00f, 4.199974060e+00f,
+                              4.800097942e+00f, 5.400350571e+00f, 6.000398636e+00f, 6.600771427e+00f,
+                              7.192120075e+00f, 7.768459797e+00f, 8.317766190e+00f, 8.664340019e+00f};
+constexpr float kTanhT[16] = {-0.0f,         4.218986034e-01f, 8.336544037e-01f, 9.468058348e-01f,
+                              9.836748838e-01f, 9.950547814e-01f, 9.985079169e-01f, 9.995503426e-01f,
+                              9.998645782e-01f, 9.999592304e-01f, 9.999877214e-01f, 9.999963045e-01f,
+                              9.999988675e-01f, 9.999996424e-01f, 9.999998808e-01f, 9.999999404e-01f};
+constexpr float kTanhA[16] = {1.0f,          1.216542721e+00f, 3.278470039e+00f, 9.656357765e+00f,
+                              3.087971115e+01f, 1.013583984e+02f, 3.353522339e+02f, 1.112209106e+03f,
+                              3.692418457e+03f, 1.226429590e+04f, 4.072165234e+04f, 1.353003281e+05f,
+                              4.415060000e+05f, 1.398101250e+06f, 4.194304500e+06f, 8.388613000e+06f};
+constexpr float kTanhB[16] = {0.0f,          5.132576823e-01f, 2.733110905e+00f, 9.142696381e+00f,
+                              3.037559700e+01f, 1.008571548e+02f, 3.348518372e+02f, 1.111708984e+03f,
+                              3.691918457e+03f, 1.226379590e+04f, 4.072115234e+04f, 1.352998281e+05f,
+                              4.415055000e+05f, 1.398100750e+06f, 4.194304000e+06f, 8.388612000e+06f};
+
 Value* tanh_f32(Ir& ir, Value* x, MathMode) {
   Value* a = ir.fabs(x);
-  Value* z = ir.mul(a, a);
-  Value* q = ir.horner(z, {2.487614751e-03f, -8.499247953e-03f, 2.181190252e-02f, -5.396406353e-02f,
-                           1.333332211e-01f, -3.333333433e-01f});
-  Value* small = ir.add(a, ir.mul(ir.mul(a, z), q));
-  Value* n;
-  Value* r = reduce_ln2(ir, ir.sel(ir.gt(a, 9.25f), ir.k(x, 18.5f), ir.add(a, a)), n);
-  Value* e = ir.from_bits(ir.b.CreateAdd(ir.bits(ir.add(expm1_reduced(ir, r), 1.0f)), ir.b.CreateShl(n, ir.ki(n, 23))),
-                          x->getType());
-  Value* large = ir.sub(1.0f, ir.div(2.0f, ir.add(e, 1.0f)));
-  return ir.copysign(ir.sel(ir.ge(a, 0.5625f), large, small), x);
+  a = ir.sel(ir.gt(a, 9.19999981f), ir.k(x, 9.19999981f), a);  // NaN passes
+  // k = round(|x| / 0.6) in the low mantissa bits (the lookups use bits 0-3).
+  Value* k = ir.bits(ir.fma(a, ir.k(x, 1.66666663f), ir.k(x, 12582912.0f)));
+  Value* r = ir.sub(a, ir.lookup16(kTanhC, k, x->getType()));
+  Value* z = ir.mul(r, r);
+  Value* t = ir.fma(ir.mul(r, z), ir.horner(z, {1.794597507e-02f, -5.331604183e-02f, 1.332896203e-01f, -3.333324194e-01f}), r);
+  Value* den = ir.fma(ir.lookup16(kTanhB, k, x->getType()), t, ir.lookup16(kTanhA, k, x->getType()));
+  Value* y = ir.add(ir.lookup16(kTanhT, k, x->getType()), ir.div(t, den));
+  Value* sign = ir.and_(ir.bits(x), ir.ki(ir.bits(x), static_cast<int64_t>(0x80000000u)));
+  return ir.from_bits(ir.or_(ir.bits(y), sign), x->getType());
 }
 
 Value* sigmoid_f32(Ir& ir, Value* x, MathMode mode) {

@@ -61,6 +61,11 @@ class Ir {
     return acc;
   }
 
+  // table[k & 15] per lane (k: i32 lanes), as floats of type fty: one
+  // vpermps for 16 floats with AVX-512 (it reads only bits 0-3), else loads
+  // from a constant array (a gather for vectors).
+  Value* lookup16(const float (&table)[16], Value* k, llvm::Type* fty) const;
+
   Value* fabs(Value* x) const { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x); }
   Value* floor(Value* x) const { return b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x); }
   Value* sqrt(Value* x) const { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x); }
