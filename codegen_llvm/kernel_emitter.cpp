@@ -86,6 +86,26 @@ bool expensive(ScalarOp op) {
   }
 }
 
+// Whether the inputs of reductions `reds` involve no expensive math: a
+// cheap body is bound by the combine's latency and gains from independent
+// accumulator chains; an expensive one (softmax's exp pass) is bound by its
+// own throughput, and unrolling it only costs compile time.
+bool cheap_reduction_body(const ir::Kernel& k, const std::vector<uint32_t>& reds) {
+  std::vector<bool> seen(k.exprs.size(), false);
+  std::vector<ExprId> stack;
+  for (uint32_t r : reds) stack.push_back(k.reductions[r].input);
+  while (!stack.empty()) {
+    const ExprId e = stack.back();
+    stack.pop_back();
+    if (seen[e]) continue;
+    seen[e] = true;
+    const ir::Expr& x = k.exprs[e];
+    if (expensive(x.op)) return false;
+    for (int i = 0; i < ir::arity(x.op); ++i) stack.push_back(x.operands[i]);
+  }
+  return true;
+}
+
 StageCache plan_stage_cache(const ir::Kernel& k) {
   constexpr size_t kMaxSlots = 4;
   StageCache c;
@@ -551,20 +571,22 @@ class Emitter {
 
   // Reductions `reds` over a segment, in blocks of kBlock points, into the
   // outer accumulators `accs` (allocas of outer_acc_type).
-  // kChains vector accumulators per reduction, the body unrolled kChains
-  // times: a cheap body (softmax's max pass, layer_norm's sums) is bound by
-  // the combine's latency (a NaN-propagating max is ~8 cycles) otherwise.
-  // The chains are joined in a fixed tree, so results stay deterministic.
+  // A cheap body (softmax's max pass, layer_norm's sums) gets kChains
+  // vector accumulators per reduction, the body unrolled kChains times: it
+  // is bound by the combine's latency (a NaN-propagating max is ~8 cycles)
+  // otherwise. The chains are joined in a fixed tree, so results stay
+  // deterministic.
   void reduce_segment(const std::vector<uint32_t>& reds, const Ptrs& ptrs, Value* n, const Ptrs& accs) {
     const Hoist hoist(*this, ptrs);
     ValueOps vec(b_, width_, spec_.math), scalar(b_, 1, spec_.math);
-    const int64_t unrolled = int64_t{width_} * kChains;
+    const int chains = cheap_reduction_body(k_, reds) ? kChains : 1;
+    const int64_t unrolled = int64_t{width_} * chains;
     emit_for(b_.getInt64(0), n, b_.getInt64(kBlock), [&](Value* p) {
       Value* m = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b_.CreateSub(n, p), b_.getInt64(kBlock));
       Value* end = b_.CreateAdd(p, m);
       Value* uend = b_.CreateSub(end, b_.CreateSRem(m, b_.getInt64(unrolled)));
       Value* vend = b_.CreateSub(end, b_.CreateSRem(m, b_.getInt64(width_)));
-      std::vector<Ptrs> vacc(kChains);
+      std::vector<Ptrs> vacc(static_cast<size_t>(chains));
       Ptrs sacc;
       for (uint32_t r : reds) {
         const ir::Reduction& red = k_.reductions[r];
@@ -584,7 +606,7 @@ class Emitter {
         }
       };
       emit_for(p, uend, b_.getInt64(unrolled), [&](Value* j) {
-        for (int c = 0; c < kChains; ++c) {
+        for (int c = 0; c < chains; ++c) {
           Value* at = b_.CreateAdd(j, b_.getInt64(int64_t{c} * width_));
           prefetch_next_row(ptrs, at);
           accumulate(vec, at, vacc[c]);
