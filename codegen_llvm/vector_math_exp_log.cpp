@@ -2,7 +2,8 @@
 // sigmoid, erf) as IR: the algorithms and coefficients of the eager kernels
 // (eager_kernels/cpu/vec_math.h), step for step, so that compiled and eager
 // results agree to an ulp. Comments there explain each step; here only
-// what differs (the Fast variants).
+// what differs (the Fast variants, and tanh: a table method that needs a
+// vector permute the auto-vectorised eager code cannot use).
 #include <llvm/IR/IntrinsicsX86.h>
 
 #include "codegen_llvm/vector_math_ir.h"
