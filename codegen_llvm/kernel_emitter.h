@@ -11,6 +11,7 @@
 
 #include "codegen_llvm/jit_engine.h"
 #include "codegen_llvm/kernel_abi.h"
+#include "codegen_llvm/stage_plan.h"
 #include "codegen_llvm/vector_math.h"
 #include "ir/kernel_ir.h"
 
@@ -39,19 +40,6 @@ struct VariantSpec {
   // `_run` (only for is_splittable kernels).
   bool split = false;
 };
-
-// Bytes per inner point a cache_stages variant of `k` keeps (0: nothing to keep).
-uint32_t stage_cache_bytes_per_point(const ir::Kernel& k);
-
-// Kernels with reductions walk outer points and, per point, the inner
-// (reduction) axes, even when there are none (a reduction over a 0-dim
-// value has one inner point); the others walk elements.
-inline bool has_reductions(const ir::Kernel& k) { return !k.reductions.empty(); }
-
-// True when the kernel's stages are reductions first, then reduced stores,
-// and no reduction reads another's result: its inner space can be split
-// into chunks reduced in parallel (_partial) and finished once (_finish).
-bool is_splittable(const ir::Kernel& k);
 
 // Emits the module; its functions are `<prefix>_run`, or for a split
 // variant `<prefix>_partial` and `<prefix>_finish`. Throws
