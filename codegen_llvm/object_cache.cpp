@@ -273,11 +273,12 @@ void ObjectFileCache::trim() const {
     const auto stale_before = fs::file_time_type::clock::now() - std::chrono::hours(1);
     std::error_code ec;
     for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
-      std::error_code e;
+      std::error_code time_error, size_error;
       const std::string name = it->path().filename().string();
-      const fs::file_time_type used = it->last_write_time(e);
-      const auto size = static_cast<int64_t>(it->file_size(e));
-      if (e) continue;  // deleted meanwhile
+      const fs::file_time_type used = it->last_write_time(time_error);
+      const auto size = static_cast<int64_t>(it->file_size(size_error));
+      if (time_error || size_error) continue;  // deleted meanwhile
+      std::error_code e;
       if (name.front() == '.' && name.find(".tmp.") != std::string::npos) {
         if (used < stale_before) fs::remove(it->path(), e);  // an abandoned write
       } else if (it->path().extension() == ".lzko") {

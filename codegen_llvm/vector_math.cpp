@@ -107,8 +107,7 @@ Value* emit_f32(Ir& ir, MathFn fn, Value* x, Value* y, MathMode mode) {
 namespace vmir {
 
 Value* Ir::lookup16(const float (&table)[16], Value* k, llvm::Type* fty) const {
-  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(fty);
-  if (avx512 && vt != nullptr && vt->getNumElements() == 16 && vt->getElementType()->isFloatTy()) {
+  if (zmm_floats(fty)) {
     return b.CreateIntrinsic(llvm::Intrinsic::x86_avx512_permvar_sf_512, {},
                              {llvm::ConstantDataVector::get(b.getContext(), llvm::ArrayRef<float>(table)), k});
   }
@@ -117,7 +116,7 @@ Value* Ir::lookup16(const float (&table)[16], Value* k, llvm::Type* fty) const {
   auto* global = new llvm::GlobalVariable(m, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data, "lz_table");
   global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
   Value* at = b.CreateInBoundsGEP(data->getType(), global, {b.getInt32(0), and_(k, ki(k, 15))});
-  if (vt == nullptr) return b.CreateLoad(fty, at);
+  if (!fty->isVectorTy()) return b.CreateLoad(fty, at);
   return b.CreateMaskedGather(fty, at, llvm::Align(4));
 }
 

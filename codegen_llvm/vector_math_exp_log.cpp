@@ -23,8 +23,7 @@ Value* pow2i(Ir& ir, Value* n, llvm::Type* fty) {
 // 16 floats with AVX-512: one vscalefps, which rounds the same way (the
 // two multiplies and their exponent arithmetic measured ~15% of softmax).
 Value* scale(Ir& ir, Value* v, Value* n) {
-  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType());
-  if (ir.avx512 && vt != nullptr && vt->getNumElements() == 16 && vt->getElementType()->isFloatTy()) {
+  if (ir.zmm_floats(v->getType())) {
     return ir.b.CreateIntrinsic(llvm::Intrinsic::x86_avx512_mask_scalef_ps_512, {},
                                 {v, ir.sitofp(n, v->getType()), v, ir.b.getInt16(-1), ir.b.getInt32(4)});
   }
