@@ -1,51 +1,20 @@
 // Element-wise comparisons, logical and bitwise operators: schemas, metas,
-// kernels. Scalar overloads are composites over the Tensor overloads with
-// the number wrapped as a 0-dim tensor (a runtime value for the Lazy key).
+// kernels. Tensor-Scalar overloads are made from the Tensor ones
+// (scalar_overload.h); Scalar-Tensor ones are composites.
 #include "core/empty_tensor.h"
 #include "core/op_registration.h"
 #include "core/ops_binary.h"
 #include "eager_kernels/cpu/logical_kernels.h"
 #include "eager_kernels/meta/binary_meta.h"
+#include "eager_kernels/scalar_overload.h"
 #include "eager_kernels/structured_variants.h"
 
 namespace lz {
 
 namespace {
 
-// name.Scalar, name_.Scalar, name.Scalar_out as composites over the Tensor overloads.
-#define LZ_SCALAR_COMPOSITES(name)                                                          \
-  Tensor name##_scalar(const Tensor& self, const Scalar& other) {                           \
-    return name(self, wrapped_scalar_tensor(other));                                        \
-  }                                                                                         \
-  Tensor name##_scalar_(const Tensor& self, const Scalar& other) {                          \
-    Tensor s = self;                                                                        \
-    return name##_(s, wrapped_scalar_tensor(other));                                        \
-  }                                                                                         \
-  Tensor name##_scalar_out(const Tensor& self, const Scalar& other, const Tensor& out) {     \
-    Tensor o = out;                                                                         \
-    return name##_out(o, self, wrapped_scalar_tensor(other));                               \
-  }
-LZ_SCALAR_COMPOSITES(eq)
-LZ_SCALAR_COMPOSITES(ne)
-LZ_SCALAR_COMPOSITES(lt)
-LZ_SCALAR_COMPOSITES(le)
-LZ_SCALAR_COMPOSITES(gt)
-LZ_SCALAR_COMPOSITES(ge)
-#undef LZ_SCALAR_COMPOSITES
-
-// The bitwise in-place Tensor forms are methods.
+// Scalar-Tensor overloads: the number wrapped as a 0-dim tensor.
 #define LZ_BITWISE_COMPOSITES(name)                                                         \
-  Tensor name##_scalar(const Tensor& self, const Scalar& other) {                           \
-    return name(self, wrapped_scalar_tensor(other));                                        \
-  }                                                                                         \
-  Tensor name##_scalar_(const Tensor& self, const Scalar& other) {                          \
-    Tensor s = self;                                                                        \
-    return s.name##_(wrapped_scalar_tensor(other));                                         \
-  }                                                                                         \
-  Tensor name##_scalar_out(const Tensor& self, const Scalar& other, const Tensor& out) {     \
-    Tensor o = out;                                                                         \
-    return name##_out(o, self, wrapped_scalar_tensor(other));                               \
-  }                                                                                         \
   Tensor name##_scalar_tensor(const Scalar& self, const Tensor& other) {                    \
     return name(wrapped_scalar_tensor(self), other);                                        \
   }
@@ -67,13 +36,10 @@ LZ_LIBRARY(logical_ops) {
       lib, pointwise, #name ".Tensor(Tensor self, Tensor other) -> Tensor",                        \
       #name "_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",                               \
       #name ".Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)");            \
-  lib.def(#name ".Scalar(Tensor self, Scalar other) -> Tensor").tags(pointwise).composite(&name##_scalar); \
-  lib.def(#name "_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)")                           \
-      .tags(pointwise_inplace)                                                                     \
-      .composite(&name##_scalar_);                                                                 \
-  lib.def(#name ".Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)")         \
-      .tags(pointwise_out)                                                                         \
-      .composite(&name##_scalar_out);
+  def_scalar_overload<&meta::name, &cpu::name##_impl>(                                            \
+      lib, pointwise, #name ".Scalar(Tensor self, Scalar other) -> Tensor",                        \
+      #name "_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",                               \
+      #name ".Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)");
   LZ_DEF_TENSOR_SCALAR(eq)
   LZ_DEF_TENSOR_SCALAR(ne)
   LZ_DEF_TENSOR_SCALAR(lt)

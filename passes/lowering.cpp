@@ -31,14 +31,37 @@ uint32_t LowerContext::tensor_arg(std::string_view name) const {
   return a.kind == ir::ArgKind::Tensor ? a.index : ir::kNone;
 }
 
-ir::ExprId LowerContext::scalar(std::string_view name, ScalarType dtype, double fallback) {
-  const ir::Arg& a = arg(name);
-  if (a.kind != ir::ArgKind::Scalar) return b_.constant(fallback, dtype);
+ir::ExprId LowerContext::scalar_value(const ir::Arg& a, ScalarType dtype) {
   // A special scalar (0 or 1) is part of the graph's hash: a constant the
   // code generator can fold. Any other value is a runtime parameter.
   const Scalar& s = g_.scalar(a.index);
   if (ir::is_special_scalar(s)) return b_.constant(s.to_double(), dtype);
   return b_.param(a.index, dtype);
+}
+
+ir::ExprId LowerContext::scalar(std::string_view name, ScalarType dtype, double fallback) {
+  const ir::Arg& a = arg(name);
+  if (a.kind != ir::ArgKind::Scalar) return b_.constant(fallback, dtype);
+  return scalar_value(a, dtype);
+}
+
+ir::ExprId LowerContext::input(uint32_t argument, ScalarType kernel_dtype) {
+  LZ_INTERNAL_ASSERT(argument < n_.num_args, "lowering of ", n_.op->name, ": no argument ", argument);
+  const ir::Arg& a = g_.args(n_)[argument];
+  const ScalarType c = compute_dtype(kernel_dtype);
+  LZ_INTERNAL_ASSERT(a.kind == ir::ArgKind::Tensor || a.kind == ir::ArgKind::Scalar, "lowering of ",
+                     n_.op->name, ": argument ", argument, " is neither a tensor nor a number");
+  const bool is_number = a.kind == ir::ArgKind::Scalar || is_wrapped_number(a.index);
+  const ir::ExprId v = a.kind == ir::ArgKind::Tensor ? operand(a.index, c) : scalar_value(a, c);
+  if (!is_number || c == kernel_dtype) return v;
+  // The eager kernel reads a number as its f16/bf16 dtype, then widens.
+  return b_.cast(b_.cast(v, kernel_dtype), c);
+}
+
+bool LowerContext::is_wrapped_number(uint32_t operand) const {
+  const ir::Node& producer = g_.producer(n_.operands.at(operand));
+  return producer.is_input() && g_.input_data(producer.input_index).defined() &&
+         g_.input_data(producer.input_index).unsafe_get_impl()->is_wrapped_number();
 }
 
 bool LowerContext::scalar_is(std::string_view name, double v) const {
@@ -52,14 +75,20 @@ ScalarType LowerContext::out_dtype(uint32_t output) const {
   return g_.value(n_.first_output + output).type.dtype;
 }
 
-ScalarType LowerContext::common_dtype(std::initializer_list<uint32_t> operands) const {
+ScalarType LowerContext::common_dtype(std::initializer_list<uint32_t> arguments) const {
   ResultTypeState state;
-  for (uint32_t k : operands) {
-    const ir::ValueId v = n_.operands.at(k);
-    const ir::Node& producer = g_.producer(v);
-    const bool wrapped = producer.is_input() && g_.input_data(producer.input_index).defined() &&
-                         g_.input_data(producer.input_index).unsafe_get_impl()->is_wrapped_number();
-    state.add(g_.value(v).type.dtype, static_cast<int64_t>(g_.value(v).type.sizes.size()), wrapped);
+  for (uint32_t k : arguments) {
+    LZ_INTERNAL_ASSERT(k < n_.num_args, "lowering of ", n_.op->name, ": no argument ", k);
+    const ir::Arg& a = g_.args(n_)[k];
+    if (a.kind == ir::ArgKind::Scalar) {
+      state.add(g_.scalar(a.index).type(), 0, /*wrapped_number=*/true);
+      continue;
+    }
+    LZ_INTERNAL_ASSERT(a.kind == ir::ArgKind::Tensor, "lowering of ", n_.op->name, ": argument ", k,
+                       " is neither a tensor nor a number");
+    const ir::ValueId v = n_.operands.at(a.index);
+    state.add(g_.value(v).type.dtype, static_cast<int64_t>(g_.value(v).type.sizes.size()),
+              is_wrapped_number(a.index));
   }
   return state.result();
 }

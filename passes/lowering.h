@@ -38,12 +38,17 @@ class LowerContext {
   // Runtime Scalar argument `name` as an expression of `dtype`; `fallback`
   // when the argument is None.
   ir::ExprId scalar(std::string_view name, ScalarType dtype, double fallback = 0);
+  // Schema argument `argument`, a tensor or a number (mul.Tensor and
+  // mul.Scalar share one lowering), as the eager kernel computing in
+  // `kernel_dtype` sees it: converted to that dtype, in its compute dtype
+  // (a number for an f16/bf16 kernel is rounded to f16/bf16 first).
+  ir::ExprId input(uint32_t argument, ScalarType kernel_dtype);
   // Whether Scalar argument `name` is the special (hashed) value `v`.
   bool scalar_is(std::string_view name, double v) const;
   ScalarType out_dtype(uint32_t output = 0) const;
-  // The dtype the operator computes in given its tensor operands
-  // (PyTorch's result_type over operands, wrapped numbers included).
-  ScalarType common_dtype(std::initializer_list<uint32_t> operands) const;
+  // The dtype the operator computes in given schema arguments `arguments`,
+  // tensors or numbers (PyTorch's result_type, wrapped numbers included).
+  ScalarType common_dtype(std::initializer_list<uint32_t> arguments) const;
 
   // Reduces `input` over the group's reduction axes; returns the reduced
   // value (constant over the inner points).
@@ -53,6 +58,11 @@ class LowerContext {
   virtual ir::ExprId operand_at_point(uint32_t operand) = 0;
 
  private:
+  // A runtime scalar argument: a constant when special (0, 1), else a parameter.
+  ir::ExprId scalar_value(const ir::Arg& a, ScalarType dtype);
+  // Whether tensor operand `operand` is a C++ number wrapped as a 0-dim input.
+  bool is_wrapped_number(uint32_t operand) const;
+
   const ir::Graph& g_;
   const ir::Node& n_;
   ir::KernelBuilder& b_;

@@ -1,7 +1,9 @@
 // Lowerings of element-wise operators. Each computes in the operator's
 // result dtype (f16/bf16 in f32), with the semantics of its eager kernel.
-// Scalar overloads (mul.Scalar, where.ScalarSelf, clamp with numbers) are
-// composites over the Tensor overloads, so only those are traced.
+// Binary lowerings read their arguments by position (LowerContext::input),
+// so the Tensor-Scalar overloads (mul.Scalar: x * 2.5, the number a runtime
+// parameter) share them. The Scalar-Tensor overloads (pow(2, x)) and
+// where/clamp with numbers are composites over the Tensor overloads.
 #include "passes/lowering.h"
 
 namespace lz::passes::detail {
@@ -29,14 +31,14 @@ ExprId unary_predicate(LowerContext& cx) {
 
 template <ScalarOp Op>
 ExprId binary_same(LowerContext& cx) {
-  const ScalarType c = compute_out(cx);
-  return cx.builder().binary(Op, cx.operand(0, c), cx.operand(1, c), c);
+  const ScalarType out = cx.out_dtype();
+  return cx.builder().binary(Op, cx.input(0, out), cx.input(1, out), compute_dtype(out));
 }
 
 template <ScalarOp Op>
 ExprId compare(LowerContext& cx) {
-  const ScalarType c = compute_dtype(cx.common_dtype({0, 1}));
-  return cx.builder().binary(Op, cx.operand(0, c), cx.operand(1, c), ScalarType::Bool);
+  const ScalarType common = cx.common_dtype({0, 1});
+  return cx.builder().binary(Op, cx.input(0, common), cx.input(1, common), ScalarType::Bool);
 }
 
 template <ScalarOp Op>
@@ -45,21 +47,22 @@ ExprId logical(LowerContext& cx) {
                              ScalarType::Bool);
 }
 
-// self + alpha * other (add.Tensor, sub.Tensor with Op = Sub).
+// self + alpha * other (add, sub with Op = Sub; other a tensor or a number).
 template <ScalarOp Op>
 ExprId add_alpha(LowerContext& cx) {
-  const ScalarType c = compute_out(cx);
+  const ScalarType out = cx.out_dtype();
+  const ScalarType c = compute_dtype(out);
   ir::KernelBuilder& b = cx.builder();
-  if (c == ScalarType::Bool) return b.binary(ScalarOp::LogicalOr, cx.operand(0, c), cx.operand(1, c), c);
-  ExprId other = cx.operand(1, c);
+  if (c == ScalarType::Bool) return b.binary(ScalarOp::LogicalOr, cx.input(0, out), cx.input(1, out), c);
+  ExprId other = cx.input(1, out);
   if (!cx.scalar_is("alpha", 1)) other = b.binary(ScalarOp::Mul, other, cx.scalar("alpha", c, 1), c);
-  return b.binary(Op, cx.operand(0, c), other, c);
+  return b.binary(Op, cx.input(0, out), other, c);
 }
 
 ExprId mul(LowerContext& cx) {
-  const ScalarType c = compute_out(cx);
-  const ScalarOp op = c == ScalarType::Bool ? ScalarOp::LogicalAnd : ScalarOp::Mul;
-  return cx.builder().binary(op, cx.operand(0, c), cx.operand(1, c), c);
+  const ScalarType out = cx.out_dtype();
+  const ScalarOp op = out == ScalarType::Bool ? ScalarOp::LogicalAnd : ScalarOp::Mul;
+  return cx.builder().binary(op, cx.input(0, out), cx.input(1, out), compute_dtype(out));
 }
 
 ExprId div_mode(LowerContext& cx) {
@@ -71,12 +74,7 @@ ExprId div_mode(LowerContext& cx) {
     if (m == "floor") op = ScalarOp::FloorDiv;
     if (m == "trunc") op = is_floating_point(c) ? ScalarOp::TruncDiv : ScalarOp::Div;
   }
-  return cx.builder().binary(op, cx.operand(0, c), cx.operand(1, c), c);
-}
-
-ExprId pow_tensor_scalar(LowerContext& cx) {
-  const ScalarType c = compute_out(cx);
-  return cx.builder().binary(ScalarOp::Pow, cx.operand(0, c), cx.scalar("exponent", c), c);
+  return cx.builder().binary(op, cx.input(0, cx.out_dtype()), cx.input(1, cx.out_dtype()), c);
 }
 
 ExprId pow_scalar_tensor(LowerContext& cx) {
@@ -242,30 +240,39 @@ void add_pointwise_lowerings(void (*add)(std::string_view, const Lowering&)) {
   pw("silu", silu, kTranscendental);
   pw("gelu", gelu, kTranscendental);
 
-  pw("add.Tensor", add_alpha<ScalarOp::Add>);
-  pw("sub.Tensor", add_alpha<ScalarOp::Sub>);
-  pw("mul.Tensor", mul);
-  pw("div.Tensor", binary_same<ScalarOp::Div>, 2);
+  // Tensor and Tensor-Scalar overloads share a lowering (names are literals:
+  // the table keeps views of them).
+  const auto both = [&](std::string_view tensor, std::string_view scalar, ExprId (*fn)(LowerContext&),
+                        int cost = 1) {
+    pw(tensor, fn, cost);
+    pw(scalar, fn, cost);
+  };
+  both("add.Tensor", "add.Scalar", add_alpha<ScalarOp::Add>);
+  both("sub.Tensor", "sub.Scalar", add_alpha<ScalarOp::Sub>);
+  both("mul.Tensor", "mul.Scalar", mul);
+  both("div.Tensor", "div.Scalar", binary_same<ScalarOp::Div>, 2);
   pw_float("div.Tensor_mode", div_mode, 2);
+  pw_float("div.Scalar_mode", div_mode, 2);
   pw_float("pow.Tensor_Tensor", binary_same<ScalarOp::Pow>, kTranscendental);
-  pw_float("pow.Tensor_Scalar", pow_tensor_scalar, kTranscendental);
+  pw_float("pow.Tensor_Scalar", binary_same<ScalarOp::Pow>, kTranscendental);
   pw_float("pow.Scalar", pow_scalar_tensor, kTranscendental);
   pw_float("remainder.Tensor", binary_same<ScalarOp::Remainder>, 2);
+  pw_float("remainder.Scalar", binary_same<ScalarOp::Remainder>, 2);
   pw("atan2", binary_same<ScalarOp::Atan2>, kTranscendental);
   pw("maximum", binary_same<ScalarOp::Maximum>);
   pw("minimum", binary_same<ScalarOp::Minimum>);
-  pw("eq.Tensor", compare<ScalarOp::Eq>);
-  pw("ne.Tensor", compare<ScalarOp::Ne>);
-  pw("lt.Tensor", compare<ScalarOp::Lt>);
-  pw("le.Tensor", compare<ScalarOp::Le>);
-  pw("gt.Tensor", compare<ScalarOp::Gt>);
-  pw("ge.Tensor", compare<ScalarOp::Ge>);
+  both("eq.Tensor", "eq.Scalar", compare<ScalarOp::Eq>);
+  both("ne.Tensor", "ne.Scalar", compare<ScalarOp::Ne>);
+  both("lt.Tensor", "lt.Scalar", compare<ScalarOp::Lt>);
+  both("le.Tensor", "le.Scalar", compare<ScalarOp::Le>);
+  both("gt.Tensor", "gt.Scalar", compare<ScalarOp::Gt>);
+  both("ge.Tensor", "ge.Scalar", compare<ScalarOp::Ge>);
   pw("logical_and", logical<ScalarOp::LogicalAnd>);
   pw("logical_or", logical<ScalarOp::LogicalOr>);
   pw("logical_xor", logical<ScalarOp::LogicalXor>);
-  pw("bitwise_and.Tensor", binary_same<ScalarOp::BitwiseAnd>);
-  pw("bitwise_or.Tensor", binary_same<ScalarOp::BitwiseOr>);
-  pw("bitwise_xor.Tensor", binary_same<ScalarOp::BitwiseXor>);
+  both("bitwise_and.Tensor", "bitwise_and.Scalar", binary_same<ScalarOp::BitwiseAnd>);
+  both("bitwise_or.Tensor", "bitwise_or.Scalar", binary_same<ScalarOp::BitwiseOr>);
+  both("bitwise_xor.Tensor", "bitwise_xor.Scalar", binary_same<ScalarOp::BitwiseXor>);
 
   pw("where.self", where);
   pw("clamp.Tensor", clamp);

@@ -98,6 +98,15 @@ TensorMeta pow(const Tensor& self, const Tensor& exponent) {
   return m;
 }
 
+TensorMeta pow_tensor_scalar(const Tensor& self, const Scalar& exponent) {
+  check_defined("pow", "self", self);
+  LZ_CHECK(!(is_integral(self.dtype(), /*include_bool=*/true) && exponent.is_integral(/*include_bool=*/true) &&
+             exponent.to_long() < 0),
+           ValueError, "[pow] exponent: integers to negative integer powers are not allowed (self ",
+           self.dtype(), ", exponent ", exponent, ")");
+  return pow(self, wrapped_number_meta(exponent));
+}
+
 TensorMeta remainder(const Tensor& self, const Tensor& other) {
   TensorMeta m = binary("remainder", self, other);
   check_not_bool("remainder", m, self, other);

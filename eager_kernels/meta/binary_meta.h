@@ -29,6 +29,9 @@ TensorMeta div_mode(const Tensor& self, const Tensor& other, std::optional<std::
 
 // Promoted dtype; bool results are rejected.
 TensorMeta pow(const Tensor& self, const Tensor& exponent);
+// pow's meta with a number exponent; integers to negative integer powers
+// are an error, as in PyTorch (pow.Tensor_Tensor truncates 1 / x^|e|).
+TensorMeta pow_tensor_scalar(const Tensor& self, const Scalar& exponent);
 TensorMeta remainder(const Tensor& self, const Tensor& other);
 // Integral and bool results become the default float dtype.
 TensorMeta atan2(const Tensor& self, const Tensor& other);

@@ -1,11 +1,24 @@
 #include "eager_kernels/meta/meta_utils.h"
 
+#include "core/empty_tensor.h"
 #include "core/error.h"
 
 namespace lz::meta {
 
 void check_defined(std::string_view op, std::string_view arg, const Tensor& t) {
   LZ_CHECK(t.defined(), ValueError, "[", op, "] ", arg, ": expected a defined tensor, got an undefined one");
+}
+
+const Tensor& wrapped_number_meta(const Scalar& s) {
+  static const Tensor of_bool = wrapped_scalar_tensor(Scalar(false));
+  static const Tensor of_int = wrapped_scalar_tensor(Scalar(int64_t{0}));
+  static const Tensor of_double = wrapped_scalar_tensor(Scalar(0.0));
+  switch (s.kind()) {
+    case Scalar::Kind::Bool: return of_bool;
+    case Scalar::Kind::Int: return of_int;
+    case Scalar::Kind::Double: break;
+  }
+  return of_double;
 }
 
 }  // namespace lz::meta
