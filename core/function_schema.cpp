@@ -45,7 +45,9 @@ FunctionSchema::FunctionSchema(std::string name, std::string overload_name,
     : name_(std::move(name)),
       overload_name_(std::move(overload_name)),
       arguments_(std::move(arguments)),
-      returns_(std::move(returns)) {}
+      returns_(std::move(returns)) {
+  for (const Argument& a : arguments_) is_mutable_ = is_mutable_ || a.is_write();
+}
 
 std::string FunctionSchema::full_name() const {
   return overload_name_.empty() ? name_ : name_ + "." + overload_name_;
@@ -56,13 +58,6 @@ std::optional<size_t> FunctionSchema::argument_index(std::string_view name) cons
     if (arguments_[i].name == name) return i;
   }
   return std::nullopt;
-}
-
-bool FunctionSchema::is_mutable() const {
-  for (const Argument& a : arguments_) {
-    if (a.is_write()) return true;
-  }
-  return false;
 }
 
 bool FunctionSchema::is_inplace() const {

@@ -86,8 +86,9 @@ class FunctionSchema {
 
   // Index of the named argument, or nullopt.
   std::optional<size_t> argument_index(std::string_view name) const;
-  // Writes to an argument (in-place or out=).
-  bool is_mutable() const;
+  // Writes to an argument (in-place or out=); known at construction (the
+  // Lazy fallback asks on every call).
+  bool is_mutable() const { return is_mutable_; }
   // In-place: writes its first argument and returns it (add_).
   bool is_inplace() const;
   // Has out= arguments (add.out).
@@ -102,6 +103,7 @@ class FunctionSchema {
   std::string overload_name_;
   std::vector<Argument> arguments_;
   std::vector<Return> returns_;
+  bool is_mutable_ = false;
 };
 
 std::ostream& operator<<(std::ostream& os, const FunctionSchema& s);

@@ -23,6 +23,9 @@ class RefCounted {
   template <class T>
   friend class intrusive_ptr;
   void retain() const { refcount_.fetch_add(1, std::memory_order_relaxed); }
+  // The first reference to a fresh object: nobody else can see it yet, so
+  // a plain store, not an atomic increment.
+  void adopt() const { refcount_.store(1, std::memory_order_relaxed); }
   void release() const {
     if (refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
   }
@@ -46,6 +49,9 @@ class intrusive_ptr {
   intrusive_ptr(const intrusive_ptr<U>& o) : p_(o.get()) {
     if (p_) p_->retain();
   }
+  // Moving between related types moves the reference: no count traffic.
+  template <class U>
+  intrusive_ptr(intrusive_ptr<U>&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
   ~intrusive_ptr() {
     if (p_) p_->release();
   }
@@ -69,12 +75,19 @@ class intrusive_ptr {
   friend bool operator==(const intrusive_ptr& a, const intrusive_ptr& b) { return a.p_ == b.p_; }
 
  private:
+  template <class U>
+  friend class intrusive_ptr;
+  template <class U, class... Args>
+  friend intrusive_ptr<U> make_intrusive(Args&&... args);
+  struct Fresh {};
+  intrusive_ptr(T* fresh, Fresh) : p_(fresh) { p_->adopt(); }
+
   T* p_ = nullptr;
 };
 
 template <class T, class... Args>
 intrusive_ptr<T> make_intrusive(Args&&... args) {
-  return intrusive_ptr<T>(new T(std::forward<Args>(args)...));
+  return intrusive_ptr<T>(new T(std::forward<Args>(args)...), typename intrusive_ptr<T>::Fresh{});
 }
 
 }  // namespace lz

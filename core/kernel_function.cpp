@@ -18,7 +18,30 @@ void call_boxed_functor(const void* functor, const OperatorHandle& op, DispatchK
   (*static_cast<const BoxedKernelFunctor*>(functor))(op, ks, stack);
 }
 
+struct StackPool {
+  std::vector<std::unique_ptr<Stack>> stacks;  // by depth; pointers stay valid as it grows
+  size_t depth = 0;
+};
+
+thread_local StackPool stack_pool;
+
 }  // namespace
+
+namespace detail {
+
+StackLease::StackLease() {
+  StackPool& pool = stack_pool;
+  if (pool.depth == pool.stacks.size()) pool.stacks.push_back(std::make_unique<Stack>());
+  stack_ = pool.stacks[pool.depth++].get();
+}
+
+StackLease::~StackLease() {
+  // Clear first: destroying the values may run a nested call at this depth + 1.
+  stack_->clear();
+  --stack_pool.depth;
+}
+
+}  // namespace detail
 
 KernelFunction KernelFunction::fallthrough() {
   KernelFunction k;

@@ -73,6 +73,21 @@ class KernelFunction {
 
 namespace detail {
 
+// The stack of a typed call that reaches a boxed kernel: one per thread and
+// nesting depth, reused, so such calls (every operator on a lazy tensor)
+// allocate no stack. Cleared when the lease ends.
+class StackLease {
+ public:
+  StackLease();
+  ~StackLease();
+  StackLease(const StackLease&) = delete;
+  StackLease& operator=(const StackLease&) = delete;
+  Stack& stack() { return *stack_; }
+
+ private:
+  Stack* stack_;
+};
+
 template <class R, class... Args>
 void boxed_from_unboxed(const void* functor, const OperatorHandle&, DispatchKeySet, Stack* stack) {
   auto fn = reinterpret_cast<R (*)(Args...)>(const_cast<void*>(functor));
@@ -108,8 +123,8 @@ R KernelFunction::call(const OperatorHandle& op, DispatchKeySet ks, Args&&... ar
   if (unboxed_signature_ == detail::signature_tag<R(Args...)>()) [[likely]] {
     return reinterpret_cast<R (*)(Args...)>(unboxed_)(std::forward<Args>(args)...);
   }
-  Stack stack;
-  stack.reserve(sizeof...(Args));
+  detail::StackLease lease;
+  Stack& stack = lease.stack();
   (stack.emplace_back(std::forward<Args>(args)), ...);
   boxed_(functor_, op, ks, &stack);
   return detail::pop_result<R>(&stack);

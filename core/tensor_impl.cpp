@@ -50,9 +50,17 @@ void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides,
 }
 
 void TensorImpl::set_sizes_contiguous(IntArrayRef sizes) {
+  // Every tensor an operator returns comes here: strides in place, and no
+  // contiguity check for strides contiguous by construction.
+  numel_ = checked_numel(sizes, "tensor");
   sizes_.assign(sizes.begin(), sizes.end());
-  strides_ = contiguous_strides(sizes);
-  refresh_numel_and_contiguity();
+  strides_.resize(sizes.size());
+  int64_t stride = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides_[i] = stride;
+    if (sizes[i] > 1) stride *= sizes[i];
+  }
+  is_contiguous_ = true;
 }
 
 void TensorImpl::refresh_numel_and_contiguity() {

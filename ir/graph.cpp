@@ -47,11 +47,15 @@ uint64_t input_hash(uint32_t input_index, const Tensor& data) {
 }
 
 uint64_t value_hash(uint64_t node_hash, uint32_t output_index, const TensorMeta& type) {
-  uint64_t h = hash_combine(node_hash, output_index);
-  h = hash_combine(h, static_cast<uint64_t>(type.dtype));
-  h = hash_combine(h, type.sizes.size());
-  h = hash_combine(h, static_cast<uint64_t>(type.device.type()));
-  return hash_combine(h, static_cast<uint64_t>(type.device.index() + 1));
+  // One mix of the fields packed into a word (each fits its bits: output
+  // index < 2^24, dtype < 2^8, rank < 2^8, device type < 2^8, index + 1 < 2^16):
+  // every traced operator pays for this.
+  const uint64_t packed = static_cast<uint64_t>(output_index & 0xffffff) |
+                          static_cast<uint64_t>(type.dtype) << 24 |
+                          static_cast<uint64_t>(type.sizes.size() & 0xff) << 32 |
+                          static_cast<uint64_t>(type.device.type()) << 40 |
+                          static_cast<uint64_t>(static_cast<uint16_t>(type.device.index() + 1)) << 48;
+  return hash_combine(node_hash, packed);
 }
 
 ValueId Graph::add_input(const TensorMeta& type, Tensor data) {
@@ -131,10 +135,16 @@ ValueId Graph::add_node(const OperatorEntry& op, std::span<const Arg> args,
     return values_[operands[i]].hash;
   };
   for (const Arg& a : args) {
+    // A tensor operand's kind goes into the mix with its hash (one mix per
+    // operand, the common case); other kinds mix the kind first.
+    if (a.kind == ArgKind::Tensor) {
+      h = hash_combine(h, operand_hash(a.index) ^ static_cast<uint64_t>(ArgKind::Tensor));
+      continue;
+    }
     h = hash_combine(h, static_cast<uint64_t>(a.kind));
     switch (a.kind) {
       case ArgKind::None: break;
-      case ArgKind::Tensor: h = hash_combine(h, operand_hash(a.index)); break;
+      case ArgKind::Tensor: break;
       case ArgKind::TensorList:
         h = hash_combine(h, a.count);
         for (uint32_t k = 0; k < a.count; ++k) h = hash_combine(h, operand_hash(a.index + k));

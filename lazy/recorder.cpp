@@ -7,7 +7,7 @@
 
 namespace lz::lazy {
 
-ir::ValueId resolve(Trace& tr, LazyValue& v, const TensorMeta& type) {
+ir::ValueId resolve(Trace& tr, LazyValue& v, const LazyTensorImpl& owner) {
   if (v.pending() && v.trace.get() != &tr) {
     // Another thread's trace: run it, then use the value as an input here.
     intrusive_ptr<Trace> other = v.trace;
@@ -20,7 +20,7 @@ ir::ValueId resolve(Trace& tr, LazyValue& v, const TensorMeta& type) {
   }
   LZ_CHECK(v.data.defined(), ValueError,
            "[lazy] this lazy tensor has no value: the materialisation meant to compute it failed "
-           "(shape ", shape_str(type.sizes), ", ", type.dtype, ")");
+           "(shape ", shape_str(owner.sizes()), ", ", owner.dtype(), ")");
   return tr.input_for(v.data);
 }
 
@@ -28,7 +28,7 @@ ir::ValueId value_in(Trace& tr, const Tensor& t) {
   LazyTensorImpl* l = lazy_impl(t);
   if (l == nullptr) return tr.input_for(t);
   if (!l->is_current()) refresh_view(tr, *l);
-  return resolve(tr, l->own_value(), l->meta());
+  return resolve(tr, l->own_value(), *l);
 }
 
 namespace {
@@ -87,13 +87,18 @@ ir::ValueId record_call(Trace& tr, const OperatorHandle& op, const IValue* args,
                         const MetaList& outputs) {
   // Recording nests (an operand that is a stale view records its refresh
   // first), so each depth has its own scratch.
-  thread_local std::vector<std::unique_ptr<Scratch>> scratch_stack;
-  thread_local size_t depth = 0;
-  if (depth == scratch_stack.size()) scratch_stack.push_back(std::make_unique<Scratch>());
-  Scratch& s = *scratch_stack[depth++];
+  struct Scratches {
+    std::vector<std::unique_ptr<Scratch>> by_depth;
+    size_t depth = 0;
+  };
+  thread_local Scratches scratches;  // one thread-local: each costs a lookup here
+  Scratches& local = scratches;
+  if (local.depth == local.by_depth.size()) local.by_depth.push_back(std::make_unique<Scratch>());
+  Scratch& s = *local.by_depth[local.depth++];
   struct Leave {
-    ~Leave() { --depth; }
-  } leave;
+    Scratches& local;
+    ~Leave() { --local.depth; }
+  } leave{local};
   s.args.clear();
   s.operands.clear();
   ir::Graph& g = tr.graph();

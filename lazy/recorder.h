@@ -10,11 +10,11 @@
 
 namespace lz::lazy {
 
-// The graph value of `v` in trace `tr`: its id when pending there; a
+// The graph value of `v` (a value of tensor `owner`) in trace `tr`: its id when pending there; a
 // materialised value enters as an input; a value pending in another
 // thread's trace is materialised there first. ValueError if the value was
 // lost (the materialisation meant to compute it failed).
-ir::ValueId resolve(Trace& tr, LazyValue& v, const TensorMeta& type);
+ir::ValueId resolve(Trace& tr, LazyValue& v, const LazyTensorImpl& owner);
 
 // The graph value of tensor `t` in `tr` (eager tensors become inputs; a
 // view whose base was written since is recomputed from the base).

@@ -113,6 +113,46 @@ TEST_CASE("TensorImpl: set_sizes_and_strides recomputes numel and contiguity", "
   CHECK_THROWS_AS(impl->set_sizes_and_strides(sv({2}), sv({1, 1}), 0), InternalError);
 }
 
+TEST_CASE("TensorImpl: contiguous strides skip size-1 and size-0 dims, numel is checked", "[core]") {
+  // Each case: sizes -> strides (a size <= 1 does not scale the strides outside it).
+  const std::vector<std::pair<SizeVec, SizeVec>> cases = {
+      {sv({}), sv({})},
+      {sv({5}), sv({1})},
+      {sv({2, 1, 3}), sv({3, 3, 1})},
+      {sv({4, 0, 3}), sv({3, 3, 1})},
+      {sv({1, 1}), sv({1, 1})},
+      {sv({3, 2, 5, 7}), sv({70, 35, 7, 1})},
+  };
+  for (const auto& [sizes, strides] : cases) {
+    INFO(shape_str(sizes));
+    auto impl = make_intrusive<TensorImpl>(kFloat32, Device("cpu"), DispatchKeySet(), sizes);
+    CHECK(vec(impl->strides()) == strides);
+    CHECK(vec(impl->strides()) == contiguous_strides(sizes));
+    CHECK(impl->is_contiguous());
+    CHECK(impl->numel() == checked_numel(sizes, "test"));
+  }
+  CHECK_THROWS_AS(make_intrusive<TensorImpl>(kFloat32, Device("cpu"), DispatchKeySet(), sv({2, -1})), ValueError);
+  CHECK_THROWS_AS(
+      make_intrusive<TensorImpl>(kFloat32, Device("cpu"), DispatchKeySet(), sv({int64_t{1} << 40, int64_t{1} << 40})),
+      ValueError);
+}
+
+TEST_CASE("intrusive_ptr: make_intrusive holds one reference, and moves (also to a base) move it", "[core]") {
+  auto impl = make_intrusive<TensorImpl>(kFloat32, Device("cpu"), DispatchKeySet(), sv({2}));
+  CHECK(impl.use_count() == 1);
+  intrusive_ptr<TensorImpl> copy = impl;
+  CHECK(impl.use_count() == 2);
+  copy.reset();
+  CHECK(impl.use_count() == 1);
+  TensorImpl* raw = impl.get();
+  intrusive_ptr<RefCounted> base = std::move(impl);
+  CHECK_FALSE(impl);
+  CHECK(base.get() == raw);
+  CHECK(base.use_count() == 1);
+  const Tensor t(make_intrusive<TensorImpl>(kFloat32, Device("cpu"), DispatchKeySet(), sv({3})));
+  CHECK(t.use_count() == 1);
+}
+
 TEST_CASE("TensorImpl: storage-less impls (lazy tensors)", "[core]") {
   auto impl = make_intrusive<TensorImpl>(kFloat16, Device("cpu"), DispatchKeySet(), sv({2, 5}));
   CHECK_FALSE(impl->has_storage());

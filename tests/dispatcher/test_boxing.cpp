@@ -176,3 +176,36 @@ TEST_CASE("a boxed call with too few arguments is an error, not a crash", "[disp
   Stack wrong_type{IValue(tensor({1.0})), IValue(int64_t{3}), IValue(Scalar(1))};
   REQUIRE_THROWS_AS(add.call_boxed(&wrong_type), TypeError);
 }
+
+TEST_CASE("typed calls to boxed kernels nest and survive exceptions (per-thread reused stacks)", "[dispatcher]") {
+  Library lib("boxing_nested");
+  // test::outer(x) calls test::inner(x) from inside its boxed kernel, which
+  // throws for a negative x; each keeps its own arguments.
+  OperatorHandle inner =
+      lib.def("test::inner(Tensor self, int depth) -> Tensor")
+          .boxed_kernel(DispatchKey::CPU, KernelFunction::from_boxed_functor(
+                                              [](const OperatorHandle&, DispatchKeySet, Stack* stack) {
+                                                const int64_t depth = stack->back().to_int();
+                                                const Tensor x = (*stack)[stack->size() - 2].to_tensor();
+                                                LZ_CHECK(x.item<float>() >= 0, ValueError, "negative");
+                                                stack->resize(stack->size() - 2);
+                                                stack->emplace_back(x + static_cast<double>(depth));
+                                              }))
+          .handle();
+  OperatorHandle outer =
+      lib.def("test::outer(Tensor self) -> Tensor")
+          .boxed_kernel(DispatchKey::CPU,
+                        KernelFunction::from_boxed_functor([inner](const OperatorHandle&, DispatchKeySet, Stack* stack) {
+                          const Tensor x = stack->back().to_tensor();
+                          const auto typed = inner.typed<Tensor(const Tensor&, int64_t)>();
+                          const Tensor y = typed.call(typed.call(x, 1), 10);
+                          CHECK(stack->size() == 1);  // the nested calls used stacks of their own
+                          stack->back() = IValue(y);
+                        }))
+          .handle();
+  const auto call = outer.typed<Tensor(const Tensor&)>();
+  CHECK(call.call(scalar_tensor(Scalar(1.0))).item<float>() == 12.0f);
+  CHECK_THROWS_AS(call.call(scalar_tensor(Scalar(-5.0))), ValueError);
+  // The stacks left by the throw are reused cleanly.
+  CHECK(call.call(scalar_tensor(Scalar(2.0))).item<float>() == 13.0f);
+}
