@@ -54,7 +54,7 @@ void TensorImpl::set_sizes_contiguous(IntArrayRef sizes) {
   // contiguity check for strides contiguous by construction.
   numel_ = checked_numel(sizes, "tensor");
   sizes_.assign(sizes.begin(), sizes.end());
-  strides_.resize(sizes.size());
+  strides_.assign(sizes.begin(), sizes.end());  // overwritten below (assign, unlike resize, does not zero)
   int64_t stride = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
     strides_[i] = stride;

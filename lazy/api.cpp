@@ -46,7 +46,7 @@ Trace* pending_trace(const Tensor& t) {
   LazyTensorImpl& l = *lazy_impl(t);
   if (!l.is_current()) {
     Trace& tr = Trace::current();
-    std::lock_guard<std::recursive_mutex> lock(tr.mutex());
+    std::lock_guard<lazy::TraceMutex> lock(tr.mutex());
     refresh_view(tr, l);
   }
   return l.own_value().trace.get();
@@ -73,19 +73,19 @@ const bool hooks_installed = [] {
 
 size_t pending_nodes() {
   Trace& tr = Trace::current();
-  std::lock_guard<std::recursive_mutex> lock(tr.mutex());
+  std::lock_guard<lazy::TraceMutex> lock(tr.mutex());
   return tr.graph().num_nodes();
 }
 
 size_t pending_operators() {
   Trace& tr = Trace::current();
-  std::lock_guard<std::recursive_mutex> lock(tr.mutex());
+  std::lock_guard<lazy::TraceMutex> lock(tr.mutex());
   return tr.graph().num_nodes() - tr.graph().num_inputs();
 }
 
 std::string dump_trace() {
   Trace& tr = Trace::current();
-  std::lock_guard<std::recursive_mutex> lock(tr.mutex());
+  std::lock_guard<lazy::TraceMutex> lock(tr.mutex());
   return ir::print_graph(tr.graph(), tr.needed_values());
 }
 

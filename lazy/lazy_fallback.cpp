@@ -171,7 +171,7 @@ void lazy_fallback(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   const size_t n = schema.arguments().size();
   IValue* args = stack->data() + (stack->size() - n);
   Trace& tr = Trace::current();
-  std::lock_guard<std::recursive_mutex> lock(tr.mutex());
+  std::lock_guard<TraceMutex> lock(tr.mutex());
   if (const std::optional<Untraceable> why = why_untraceable(op, args)) {
     run_eagerly(tr, op, stack, *why);
     return;

@@ -71,7 +71,7 @@ void warn_if_recompiling(uint64_t key, const std::string& reason, SyncCause caus
 }  // namespace
 
 std::vector<ir::ValueId> Trace::needed_values() {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::lock_guard<TraceMutex> lock(mutex_);
   std::vector<ir::ValueId> values;
   for_each_needed_value(registry_, this, epoch_, [&](const LazyValue& v, bool needed) {
     if (needed) values.push_back(v.id);
@@ -82,7 +82,7 @@ std::vector<ir::ValueId> Trace::needed_values() {
 }
 
 void Trace::materialize(SyncCause cause) {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::lock_guard<TraceMutex> lock(mutex_);
   if (materializing_ || graph_.num_nodes() == 0) return;
 
   // Views whose base was written since they were read are brought up to

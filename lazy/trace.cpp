@@ -10,7 +10,7 @@ Trace& Trace::current() {
 }
 
 ir::ValueId Trace::input_for(const Tensor& eager) {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::lock_guard<TraceMutex> lock(mutex_);
   auto [it, inserted] = inputs_.try_emplace(eager.unsafe_get_impl(), ir::kNone);
   if (inserted) {
     it->second = graph_.add_input(meta_of(eager), eager);
@@ -22,7 +22,7 @@ ir::ValueId Trace::input_for(const Tensor& eager) {
 void Trace::register_tensor(LazyTensorImpl& t) {
   if (t.registered_.get() == this) return;
   if (Trace* old = t.registered_.get()) old->unregister_tensor(t);
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::lock_guard<TraceMutex> lock(mutex_);
   t.registered_ = intrusive_ptr<Trace>(this);
   t.registry_slot_ = static_cast<uint32_t>(registry_.size());
   registry_.push_back(&t);
@@ -33,7 +33,7 @@ void Trace::unregister_tensor(LazyTensorImpl& t) {
   // the last reference to this trace (its thread has exited) must not
   // happen while its mutex is held.
   intrusive_ptr<Trace> keep;
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::lock_guard<TraceMutex> lock(mutex_);
   const uint32_t slot = t.registry_slot_;
   registry_[slot] = registry_.back();
   registry_[slot]->registry_slot_ = slot;

@@ -7,7 +7,7 @@
 //
 // Each thread records into its own trace (Trace::current()). Tensors may be
 // destroyed or read on other threads, so a trace's state is guarded by its
-// (recursive: recording re-enters the dispatcher) mutex.
+// (recursive: recording re-enters the dispatcher) mutex, see trace_mutex.h.
 #pragma once
 
 #include <mutex>
@@ -17,6 +17,7 @@
 #include "core/lazy_hooks.h"
 #include "ir/graph.h"
 #include "lazy/lazy_tensor_impl.h"
+#include "lazy/trace_mutex.h"
 
 namespace lz::lazy {
 
@@ -25,7 +26,7 @@ class Trace final : public RefCounted {
   // This thread's trace.
   static Trace& current();
 
-  std::recursive_mutex& mutex() { return mutex_; }
+  TraceMutex& mutex() { return mutex_; }
   ir::Graph& graph() { return graph_; }
   uint64_t epoch() const { return epoch_; }
 
@@ -56,7 +57,7 @@ class Trace final : public RefCounted {
 
  private:
   friend class Materializer;
-  std::recursive_mutex mutex_;
+  TraceMutex mutex_;
   ir::Graph graph_;
   uint64_t epoch_ = 1;
   absl::flat_hash_map<const TensorImpl*, ir::ValueId> inputs_;
