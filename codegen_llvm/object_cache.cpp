@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <vector>
 
@@ -247,7 +248,9 @@ bool ObjectFileCache::store(std::string_view key, std::string_view bytes) const 
     if (ok && ::rename(tmp.c_str(), path.c_str()) == 0) {
       stores_.fetch_add(1, std::memory_order_relaxed);
       const auto size = static_cast<int64_t>(bytes.size());
-      if (max_bytes_ > 0 && written_since_trim_.fetch_add(size, std::memory_order_relaxed) + size >= max_bytes_ / 16) {
+      const bool first = !stored_before_.exchange(true, std::memory_order_relaxed);
+      const int64_t written = written_since_trim_.fetch_add(size, std::memory_order_relaxed) + size;
+      if (max_bytes_ > 0 && (written >= max_bytes_ / 16 || (first && scan_due()))) {
         written_since_trim_.store(0, std::memory_order_relaxed);
         trim();
       }
@@ -286,6 +289,11 @@ void ObjectFileCache::trim() const {
         total += size;
       }
     }
+    // Scanned now: the next process's first store need not scan again soon.
+    if (const int fd = ::open(marker_path().c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644); fd >= 0) {
+      ::futimens(fd, nullptr);
+      ::close(fd);
+    }
     if (max_bytes_ <= 0 || total <= max_bytes_) return;
     std::sort(entries.begin(), entries.end(), [](const Found& a, const Found& b) { return a.used < b.used; });
     for (const Found& f : entries) {
@@ -296,6 +304,14 @@ void ObjectFileCache::trim() const {
     }
   } catch (...) {  // bad_alloc: the directory stays as it is
   }
+}
+
+std::string ObjectFileCache::marker_path() const { return (std::filesystem::path(dir_) / ".last-trim").string(); }
+
+bool ObjectFileCache::scan_due() const {
+  struct stat st {};
+  if (::stat(marker_path().c_str(), &st) != 0) return true;
+  return std::time(nullptr) - st.st_mtime >= kScanInterval.count();
 }
 
 ObjectCacheStats ObjectFileCache::stats() const {

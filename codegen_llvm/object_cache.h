@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -64,8 +65,11 @@ class ObjectFileCache {
   // When the entries exceed the size limit, deletes the least recently used
   // (a hit refreshes an entry's modification time) until they fill at most
   // 3/4 of it; also deletes temporary files a crashed writer left behind.
-  // store() calls it on its first success and then after every 1/16 of the
-  // limit written (so the directory may exceed the limit by that much). Concurrent trims and loads are safe: an open entry stays
+  // store() calls it after every 1/16 of the limit written (so the
+  // directory may exceed the limit by that much), and on its first success
+  // when no trim of the directory (by any process) touched its marker file
+  // in the last kScanInterval: scanning tens of thousands of entries takes
+  // a noticeable time, which would otherwise land on every process's first compile. Concurrent trims and loads are safe: an open entry stays
   // readable after its name is deleted. Never throws.
   void trim() const;
 
@@ -80,11 +84,17 @@ class ObjectFileCache {
   // $LZ_CACHE_MAX_MB (0: no limit) if set, else kDefaultMaxBytes.
   static int64_t default_max_bytes();
 
+  static constexpr std::chrono::seconds kScanInterval{600};
+
  private:
+  // The file whose modification time says when the directory was last scanned.
+  std::string marker_path() const;
+  bool scan_due() const;
+
   std::string dir_;
   int64_t max_bytes_;
-  // Bytes stored since the last trim; starts high so the first store trims.
-  mutable std::atomic<int64_t> written_since_trim_{INT64_MAX / 2};
+  mutable std::atomic<int64_t> written_since_trim_{0};  // bytes stored since the last trim
+  mutable std::atomic<bool> stored_before_{false};
   mutable std::atomic<int64_t> hits_{0};
   mutable std::atomic<int64_t> misses_{0};
   mutable std::atomic<int64_t> stores_{0};

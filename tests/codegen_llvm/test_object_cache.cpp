@@ -73,9 +73,12 @@ void write_bytes(const fs::path& p, const std::string& bytes) {
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
+// The names in `dir` but the trim marker (".last-trim", which stays).
 std::vector<std::string> file_names(const fs::path& dir) {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().filename() != ".last-trim") names.push_back(e.path().filename().string());
+  }
   return names;
 }
 
@@ -380,6 +383,30 @@ TEST_CASE("ObjectFileCache trim deletes abandoned temporary files and honours no
   CHECK_FALSE(fs::exists(stale));
   CHECK(unlimited.stats().evicted == 0);
   CHECK(entry_bytes(tmp.path()) >= 8000);
+}
+
+TEST_CASE("ObjectFileCache's first store scans the directory only when no trim did recently",
+          "[codegen_llvm][object_cache]") {
+  TempDir tmp;
+  const auto plant_abandoned_file = [&](const std::string& name) {
+    const fs::path p = tmp.path() / name;
+    write_bytes(p, "abandoned");
+    fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::hours(2));
+    return p;
+  };
+  const fs::path first = plant_abandoned_file(".1.lzko.tmp.1.1.1");
+  // Each cache object stands for a new process (its first store).
+  REQUIRE(ObjectFileCache(tmp.path().string()).store("a", payload(1, 100)));
+  CHECK_FALSE(fs::exists(first));  // no marker yet: scanned
+  const fs::path marker = tmp.path() / ".last-trim";
+  REQUIRE(fs::exists(marker));
+  const fs::path second = plant_abandoned_file(".2.lzko.tmp.2.2.2");
+  REQUIRE(ObjectFileCache(tmp.path().string()).store("b", payload(2, 100)));
+  CHECK(fs::exists(second));  // scanned moments ago: skipped
+  fs::last_write_time(marker, fs::file_time_type::clock::now() - ObjectFileCache::kScanInterval - std::chrono::minutes(1));
+  REQUIRE(ObjectFileCache(tmp.path().string()).store("c", payload(3, 100)));
+  CHECK_FALSE(fs::exists(second));  // the last scan is too long ago: scanned
+  CHECK(ObjectFileCache(tmp.path().string()).load("a") == payload(1, 100));
 }
 
 TEST_CASE("ObjectFileCache default_max_bytes follows LZ_CACHE_MAX_MB", "[codegen_llvm][object_cache]") {
