@@ -13,6 +13,12 @@ function(lz_add_module name)
   # -Wno-restrict: GCC 12 reports impossible memcpy overlaps inside
   # std::string concatenation at -O3 (GCC bug 105329).
   target_compile_options(lz_${name} PRIVATE -Wall -Wextra -Wno-unused-parameter -Wno-restrict)
+  # Thread-locals (each thread's trace, dispatch key set, reused call stacks)
+  # are read on every operator call; initial-exec makes each read one
+  # %fs-relative load instead of a __tls_get_addr call. The library holds
+  # a few hundred bytes of them, well within the static TLS space glibc
+  # keeps for libraries loaded later with dlopen (Python bindings).
+  target_compile_options(lz_${name} PRIVATE -ftls-model=initial-exec)
   if(LZ_WERROR)
     target_compile_options(lz_${name} PRIVATE -Werror)
   endif()
