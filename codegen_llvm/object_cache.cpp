@@ -268,24 +268,25 @@ void ObjectFileCache::trim() const {
   struct Found {
     fs::path path;
     int64_t size;
-    fs::file_time_type used;
+    int64_t used_ns;  // modification time
   };
   try {
     std::vector<Found> entries;
     int64_t total = 0;
-    const auto stale_before = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    const int64_t stale_before_ns = (static_cast<int64_t>(std::time(nullptr)) - 3600) * 1000000000;
     std::error_code ec;
     for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
-      std::error_code time_error, size_error;
+      // One stat per entry (directory_entry's size and time would take one each).
+      struct stat st {};
+      if (::stat(it->path().c_str(), &st) != 0) continue;  // deleted meanwhile
+      const int64_t used_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+      const auto size = static_cast<int64_t>(st.st_size);
       const std::string name = it->path().filename().string();
-      const fs::file_time_type used = it->last_write_time(time_error);
-      const auto size = static_cast<int64_t>(it->file_size(size_error));
-      if (time_error || size_error) continue;  // deleted meanwhile
       std::error_code e;
       if (name.front() == '.' && name.find(".tmp.") != std::string::npos) {
-        if (used < stale_before) fs::remove(it->path(), e);  // an abandoned write
+        if (used_ns < stale_before_ns) fs::remove(it->path(), e);  // an abandoned write
       } else if (it->path().extension() == ".lzko") {
-        entries.push_back({it->path(), size, used});
+        entries.push_back({it->path(), size, used_ns});
         total += size;
       }
     }
@@ -295,7 +296,7 @@ void ObjectFileCache::trim() const {
       ::close(fd);
     }
     if (max_bytes_ <= 0 || total <= max_bytes_) return;
-    std::sort(entries.begin(), entries.end(), [](const Found& a, const Found& b) { return a.used < b.used; });
+    std::sort(entries.begin(), entries.end(), [](const Found& a, const Found& b) { return a.used_ns < b.used_ns; });
     for (const Found& f : entries) {
       if (total <= max_bytes_ / 4 * 3) break;
       std::error_code e;

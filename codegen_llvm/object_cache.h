@@ -84,7 +84,7 @@ class ObjectFileCache {
   // $LZ_CACHE_MAX_MB (0: no limit) if set, else kDefaultMaxBytes.
   static int64_t default_max_bytes();
 
-  static constexpr std::chrono::seconds kScanInterval{600};
+  static constexpr std::chrono::seconds kScanInterval{3600};
 
  private:
   // The file whose modification time says when the directory was last scanned.
