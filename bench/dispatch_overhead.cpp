@@ -25,7 +25,7 @@ void BM_EagerAddInplace1Element(benchmark::State& state) {
 }
 BENCHMARK(BM_EagerAddInplace1Element);
 
-// x + 2.5: wraps the number as a 0-dim tensor, then add.Tensor.
+// x + 2.5: add.Scalar, whose eager kernel wraps the number as a 0-dim tensor.
 void BM_EagerAddScalar1Element(benchmark::State& state) {
   const lz::Tensor a = lz::ones({1});
   for (auto _ : state) benchmark::DoNotOptimize(a + 2.5);

@@ -16,7 +16,7 @@ constexpr int kOps = 100;
 constexpr int64_t kElements = 1024;
 
 // W8's chain; with_numbers=false leaves out the operators with a C++
-// number (x * 1.0001 also builds a 0-dim eager tensor per call).
+// number (x * 1.0001 records mul.Scalar with the number as a runtime scalar).
 lz::Tensor chain(lz::Tensor x, bool with_numbers = true) {
   for (int i = 0; i < kOps; ++i) {
     switch (with_numbers ? i % 4 : 2 + i % 2) {
