@@ -27,13 +27,17 @@ int64_t checked_numel(IntArrayRef sizes, std::string_view op) {
   return n;
 }
 
-SizeVec contiguous_strides(IntArrayRef sizes) {
-  SizeVec strides(sizes.size());
+void fill_contiguous_strides(IntArrayRef sizes, int64_t* strides) {
   int64_t stride = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = stride;
     stride *= sizes[i] > 1 ? sizes[i] : 1;
   }
+}
+
+SizeVec contiguous_strides(IntArrayRef sizes) {
+  SizeVec strides(sizes.size());
+  fill_contiguous_strides(sizes, strides.data());
   return strides;
 }
 

@@ -25,6 +25,8 @@ int64_t checked_numel(IntArrayRef sizes, std::string_view op);
 // Row-major strides (in elements). Size-0 and size-1 dims get the stride they
 // would have if they were size 1, as in PyTorch.
 SizeVec contiguous_strides(IntArrayRef sizes);
+// The same, written into `strides` (sizes.size() elements).
+void fill_contiguous_strides(IntArrayRef sizes, int64_t* strides);
 
 // Row-major contiguity, ignoring size-1 dims; empty tensors are contiguous.
 bool is_contiguous(IntArrayRef sizes, IntArrayRef strides);

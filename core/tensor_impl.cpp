@@ -54,12 +54,8 @@ void TensorImpl::set_sizes_contiguous(IntArrayRef sizes) {
   // contiguity check for strides contiguous by construction.
   numel_ = checked_numel(sizes, "tensor");
   sizes_.assign(sizes.begin(), sizes.end());
-  strides_.assign(sizes.begin(), sizes.end());  // overwritten below (assign, unlike resize, does not zero)
-  int64_t stride = 1;
-  for (size_t i = sizes.size(); i-- > 0;) {
-    strides_[i] = stride;
-    if (sizes[i] > 1) stride *= sizes[i];
-  }
+  strides_.assign(sizes.begin(), sizes.end());  // overwritten next (assign, unlike resize, does not zero)
+  fill_contiguous_strides(sizes, strides_.data());
   is_contiguous_ = true;
 }
 
