@@ -29,7 +29,7 @@ AliasGroup& LazyTensorImpl::group() {
 }
 
 LazyTensorImpl::~LazyTensorImpl() {
-  if (Trace* t = registered_.get()) t->unregister_tensor(*this);
+  if (registered_ != nullptr) registered_->unregister_tensor(*this);
 }
 
 }  // namespace lz::lazy

@@ -66,7 +66,7 @@ class LazyTensorImpl final : public TensorImpl {
   TensorMeta meta() const { return TensorMeta{SizeVec(sizes().begin(), sizes().end()), dtype(), device()}; }
 
   // The trace whose registry lists this tensor (set by Trace::register_tensor).
-  Trace* registered_trace() const { return registered_.get(); }
+  Trace* registered_trace() const { return registered_; }
 
  private:
   friend class Trace;
@@ -74,7 +74,10 @@ class LazyTensorImpl final : public TensorImpl {
   intrusive_ptr<AliasGroup> group_;
   uint64_t generation_ = 0;
   bool is_view_ = false;
-  intrusive_ptr<Trace> registered_;
+  // Not a reference: a trace with registered tensors keeps itself alive
+  // (Trace::self_while_registered_), which costs atomics only when its
+  // registry fills or empties, not for every tensor.
+  Trace* registered_ = nullptr;
   uint32_t registry_slot_ = 0;
 };
 

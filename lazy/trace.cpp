@@ -20,10 +20,11 @@ ir::ValueId Trace::input_for(const Tensor& eager) {
 }
 
 void Trace::register_tensor(LazyTensorImpl& t) {
-  if (t.registered_.get() == this) return;
-  if (Trace* old = t.registered_.get()) old->unregister_tensor(t);
+  if (t.registered_ == this) return;
+  if (t.registered_ != nullptr) t.registered_->unregister_tensor(t);
   std::lock_guard<TraceMutex> lock(mutex_);
-  t.registered_ = intrusive_ptr<Trace>(this);
+  if (registry_.empty()) self_while_registered_ = intrusive_ptr<Trace>(this);
+  t.registered_ = this;
   t.registry_slot_ = static_cast<uint32_t>(registry_.size());
   registry_.push_back(&t);
 }
@@ -38,7 +39,8 @@ void Trace::unregister_tensor(LazyTensorImpl& t) {
   registry_[slot] = registry_.back();
   registry_[slot]->registry_slot_ = slot;
   registry_.pop_back();
-  keep = std::move(t.registered_);
+  t.registered_ = nullptr;
+  if (registry_.empty()) keep = std::move(self_while_registered_);
 }
 
 }  // namespace lz::lazy

@@ -63,6 +63,9 @@ class Trace final : public RefCounted {
   absl::flat_hash_map<const TensorImpl*, ir::ValueId> inputs_;
   std::vector<uint64_t> input_versions_;  // per graph input, at capture
   std::vector<LazyTensorImpl*> registry_;
+  // Held while registry_ is not empty: a registered tensor may outlive the
+  // thread that owns this trace, and the tensor holds a plain pointer.
+  intrusive_ptr<Trace> self_while_registered_;
   bool materializing_ = false;
 };
 

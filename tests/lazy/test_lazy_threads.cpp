@@ -122,6 +122,7 @@ TEST_CASE("lazy tensor traced on one thread and used on another", "[lazy]") {
   REQUIRE(a.is_lazy());
   CHECK(pending_on_producer == 2);
   CHECK(lzl::pending_nodes() == 0);  // this thread's trace is another one
+  CHECK(lzl::metrics().ops_traced == 2);  // counted by a thread that has exited
 
   const Tensor b = a.add(Scalar(1.0));  // runs the producer's trace first
   lzl::LazyMetrics m = lzl::metrics();
@@ -145,6 +146,7 @@ TEST_CASE("lazy tensor traced on one thread and used on another", "[lazy]") {
     dropped = xe.to_lazy().cos();
   });
   other.join();
+  CHECK(lzl::metrics().ops_traced == 5);
   dropped = Tensor();
   CHECK(difference(c, xe.sin()) == "");
 }
