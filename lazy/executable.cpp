@@ -149,7 +149,8 @@ uint32_t Executable::Builder::size_source(ir::ValueId v) {
   } else {
     s.index = position_.at(tv.node);
     s.output = tv.output_index;
-    exe_.needs_order_ = true;
+    s.built_node = tv.node;
+    s.built_hash = tn.hash;
   }
   exe_.size_sources_.push_back(s);
   return static_cast<uint32_t>(exe_.size_sources_.size() - 1);
@@ -409,12 +410,28 @@ std::vector<InputLayout> Executable::signature_of(const ir::Graph& g) const {
   return sig;
 }
 
-void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, std::span<const ir::NodeId> order,
-                                 std::vector<Tensor>& slots, uint64_t* bytes_allocated) const {
+class Executable::TraceOrder {
+ public:
+  TraceOrder(const ir::Graph& g, std::span<const ir::ValueId> outputs) : g_(g), outputs_(outputs) {}
+  ir::NodeId operator[](size_t i) {
+    if (!order_) order_ = post_order(g_, outputs_);
+    return (*order_)[i];
+  }
+
+ private:
+  const ir::Graph& g_;
+  std::span<const ir::ValueId> outputs_;
+  std::optional<std::vector<ir::NodeId>> order_;
+};
+
+void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots,
+                                 uint64_t* bytes_allocated) const {
   const auto sizes_of = [&](uint32_t source) -> SizeVec {
     const SizeSource& s = size_sources_[source];
     if (s.input) return SizeVec(g.input_data(s.index).sizes().begin(), g.input_data(s.index).sizes().end());
-    return g.value(g.node(order[s.index]).first_output + s.output).type.sizes;
+    const bool same_node = s.built_node < g.num_nodes() && g.node(s.built_node).hash == s.built_hash;
+    const ir::NodeId n = same_node ? s.built_node : order[s.index];
+    return g.value(g.node(n).first_output + s.output).type.sizes;
   };
   std::vector<SizeVec> shapes;
   shapes.reserve(k.shape_sizes.size());
@@ -465,7 +482,7 @@ std::vector<Tensor> Executable::run(const ir::Graph& g, std::span<const ir::Valu
                                     uint64_t* bytes_allocated) const {
   std::vector<Tensor> slots(num_slots_);
   for (const auto& [input, slot] : inputs_) slots[slot] = g.input_data(input);
-  const std::vector<ir::NodeId> order = needs_order_ ? post_order(g, outputs) : std::vector<ir::NodeId>();
+  TraceOrder order(g, outputs);
   ExcludeDispatchKeyGuard below_lazy(DispatchKeySet(DispatchKey::Lazy));
   Stack stack;
   for (const Step& step : steps_) {

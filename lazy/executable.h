@@ -83,12 +83,19 @@ class Executable {
     std::vector<int32_t> slots;  // lists; -1 = None
   };
   // Where a run finds the sizes of a value: a graph input's data, or the
-  // value of the node at `index` of the traced cone's post order.
+  // value of the node at `index` of the traced cone's post order. The
+  // node's id and hash in the trace the executable was built from let a
+  // run skip the post order: a re-trace of the same program gives the node
+  // the same id, and nodes of one graph with equal hashes (operator,
+  // operands, attributes and scalar slots) have equal sizes.
   struct SizeSource {
     bool input = false;
     uint32_t index = 0;
     uint32_t output = 0;
+    ir::NodeId built_node = ir::kNone;
+    uint64_t built_hash = 0;
   };
+  class TraceOrder;  // the post order, computed on first use
   struct KernelStep {
     ir::Kernel kernel;
     std::shared_ptr<const codegen_llvm::CompiledKernel> compiled;  // null: the interpreter runs it
@@ -114,13 +121,12 @@ class Executable {
   };
 
   class Builder;
-  void run_kernel_step(const KernelStep& k, const ir::Graph& g, std::span<const ir::NodeId> order,
-                       std::vector<Tensor>& slots, uint64_t* bytes_allocated) const;
+  void run_kernel_step(const KernelStep& k, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots,
+                       uint64_t* bytes_allocated) const;
 
   std::vector<std::pair<uint32_t, uint32_t>> inputs_;  // (graph input index, slot)
   std::vector<KernelStep> kernels_;
   std::vector<SizeSource> size_sources_;
-  bool needs_order_ = false;  // some size source is not an input
   std::string plan_text_;
   std::vector<std::string> decisions_;
   uint64_t skeleton_hash_ = 0;

@@ -252,6 +252,28 @@ TEST_CASE("lazy executable cache reuses an executable for other sizes", "[lazy]"
   CHECK(m.cache_hits == 1);
 }
 
+// A hit finds kernel sizes at the node id of the trace the executable was
+// built from when that node has the same hash there, else through the
+// traced cone's post order: dead nodes recorded first shift the ids.
+TEST_CASE("lazy executable cache hit takes sizes from its own trace, node ids shifted or not", "[lazy]") {
+  fresh_start();
+  lzl::clear_executable_cache();
+  auto body = [](const Tensor& x) {  // sizes [n, m], then [n]
+    return x.mul(Scalar(2.5)).neg().amax(std::vector<int64_t>{1}).add(Scalar(0.5)).abs().sqrt();
+  };
+  const Tensor a = lz::randn({4, 8}), b = lz::randn({3, 5}), c = lz::randn({6, 2});
+  check_same(body(a.to_lazy()), body(a));
+  check_same(body(b.to_lazy()), body(b));  // the same ids
+  const Tensor cl = c.to_lazy();
+  { const Tensor dead = cl.exp().exp().exp().exp(); }
+  const Tensor lazy_c = body(cl);
+  CHECK(lzl::pending_nodes() == 1 + 4 + 6);  // c, the dead exps, the body's operators
+  check_same(lazy_c, body(c));  // ids shifted by 4: the built output's id is neg's now
+  const lzl::LazyMetrics m = lzl::metrics();
+  CHECK(m.cache_misses == 1);
+  CHECK(m.cache_hits == 2);
+}
+
 TEST_CASE("lazy executable cache evicts beyond its capacity", "[lazy]") {
   SettingsGuard guard;
   lzl::clear_executable_cache();
