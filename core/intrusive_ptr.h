@@ -65,6 +65,14 @@ class intrusive_ptr {
   }
   void swap(intrusive_ptr& o) noexcept { std::swap(p_, o.p_); }
   void reset() { intrusive_ptr().swap(*this); }
+  // Hands the reference to the caller as a plain pointer (this becomes
+  // null); reclaim() takes such a reference back.
+  [[nodiscard]] T* detach() { return std::exchange(p_, nullptr); }
+  static intrusive_ptr reclaim(T* p) {
+    intrusive_ptr r;
+    r.p_ = p;
+    return r;
+  }
 
   T* get() const { return p_; }
   T* operator->() const { return p_; }

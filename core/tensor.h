@@ -55,7 +55,7 @@ class Tensor {
   DispatchKeySet key_set() const { return impl()->key_set(); }
   TensorOptions options() const { return TensorOptions(dtype()).device(device()); }
   // In-place modifications seen by this tensor and its views so far.
-  uint64_t _version() const { return impl()->version_counter().current(); }
+  uint64_t _version() const { return impl()->version(); }
 
   // ---- Lazy mode -----------------------------------------------------------
   // A lazy tensor whose value is this tensor's (no copy): operators on it are

@@ -6,7 +6,6 @@ namespace lz {
 
 TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes)
     : storage_(std::move(storage)),
-      version_(make_intrusive<VersionCounter>()),
       dtype_(dtype),
       device_(storage_->device()),
       key_set_(backend_key(storage_->device().type())) {
@@ -16,7 +15,7 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes)
 TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef strides,
                        int64_t storage_offset)
     : storage_(base.storage_),
-      version_(base.version_),
+      version_(base.shared_version_counter().detach()),
       dtype_(base.dtype_),
       device_(base.device_),
       key_set_(base.key_set_) {
@@ -24,8 +23,18 @@ TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef st
 }
 
 TensorImpl::TensorImpl(ScalarType dtype, Device device, DispatchKeySet keys, IntArrayRef sizes)
-    : version_(make_intrusive<VersionCounter>()), dtype_(dtype), device_(device), key_set_(keys) {
+    : dtype_(dtype), device_(device), key_set_(keys) {
   set_sizes_contiguous(sizes);
+}
+
+TensorImpl::~TensorImpl() { intrusive_ptr<VersionCounter>::reclaim(version_.load(std::memory_order_relaxed)); }
+
+VersionCounter* TensorImpl::counter() const {
+  VersionCounter* v = version_.load(std::memory_order_acquire);
+  if (v != nullptr) return v;
+  intrusive_ptr<VersionCounter> fresh = make_intrusive<VersionCounter>();
+  if (version_.compare_exchange_strong(v, fresh.get(), std::memory_order_acq_rel)) return fresh.detach();
+  return v;  // another thread made it first; `fresh` is freed
 }
 
 int64_t TensorImpl::size(int64_t dim) const { return sizes_[wrap_dim(dim, this->dim(), "size")]; }

@@ -34,6 +34,7 @@ class TensorImpl : public RefCounted {
              int64_t storage_offset);
   // No storage (a subclass supplies the values, e.g. a lazy tensor).
   TensorImpl(ScalarType dtype, Device device, DispatchKeySet keys, IntArrayRef sizes);
+  ~TensorImpl() override;
 
   IntArrayRef sizes() const { return sizes_; }
   IntArrayRef strides() const { return strides_; }
@@ -53,8 +54,16 @@ class TensorImpl : public RefCounted {
   // Address of element 0 (storage data + offset); InternalError without storage.
   void* data() const;
 
-  VersionCounter& version_counter() const { return *version_; }
-  const intrusive_ptr<VersionCounter>& shared_version_counter() const { return version_; }
+  // The count of in-place writes, shared by a base and its views. Made on
+  // first use: most tensors are never viewed or written in place, and
+  // creating one then costs no allocation and no atomic for it.
+  VersionCounter& version_counter() const { return *counter(); }
+  intrusive_ptr<VersionCounter> shared_version_counter() const { return intrusive_ptr<VersionCounter>(counter()); }
+  // The counter's value, 0 while there is none.
+  uint64_t version() const {
+    const VersionCounter* v = version_.load(std::memory_order_acquire);
+    return v != nullptr ? v->current() : 0;
+  }
 
   // A 0-dim tensor made from a C++ number (x + 2.5): it takes part in type
   // promotion like a Python scalar, i.e. only its category counts.
@@ -69,13 +78,16 @@ class TensorImpl : public RefCounted {
 
  private:
   void refresh_numel_and_contiguity();
+  VersionCounter* counter() const;  // version_, made on first call
 
   Storage storage_;
   SizeVec sizes_;
   SizeVec strides_;
   int64_t storage_offset_ = 0;
   int64_t numel_ = 0;
-  intrusive_ptr<VersionCounter> version_;
+  // Holds one reference (or null); set once, by whichever thread first
+  // needs it (compare-exchange).
+  mutable std::atomic<VersionCounter*> version_{nullptr};
   ScalarType dtype_;
   Device device_;
   DispatchKeySet key_set_;

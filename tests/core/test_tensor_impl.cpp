@@ -3,6 +3,7 @@
 #include <lazuli/lazuli.h>
 
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "core/dispatch_key.h"
@@ -83,6 +84,37 @@ TEST_CASE("TensorImpl: public view ops share storage and version", "[core]") {
   CHECK(a.slice(1, 1, 4).storage_offset() == 1);
   CHECK(a.select(0, 2).storage_offset() == 10);
   CHECK(vec(a.t().strides()) == sv({1, 5}));
+}
+
+// The counter is made on first use (a write, a view); threads asking for it
+// at once all get the same one.
+TEST_CASE("TensorImpl: the version counter is made on first use, once", "[core]") {
+  const Tensor fresh = lz::empty({3});
+  CHECK(fresh._version() == 0);
+  Tensor a = lz::empty({3});
+  a.fill_(1);
+  CHECK(a._version() == 1);
+  Tensor view = a.slice(0, 1, 2);  // the counter exists: shared
+  view.add_(1);
+  CHECK(a._version() == 2);
+
+  Tensor b = lz::empty({3});
+  const Tensor b_view = b.view({3});  // made by the view
+  CHECK(b_view.unsafe_get_impl()->shared_version_counter() == b.unsafe_get_impl()->shared_version_counter());
+  b.fill_(2);
+  CHECK(b_view._version() == 1);
+
+  constexpr int kThreads = 8;
+  for (int round = 0; round < 20; ++round) {
+    const Tensor c = lz::zeros({2});
+    std::vector<const VersionCounter*> seen(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] { seen[static_cast<size_t>(t)] = &c.unsafe_get_impl()->version_counter(); });
+    }
+    for (std::thread& th : threads) th.join();
+    for (const VersionCounter* v : seen) CHECK(v == &c.unsafe_get_impl()->version_counter());
+  }
 }
 
 TEST_CASE("TensorImpl: set_sizes_and_strides recomputes numel and contiguity", "[core]") {
