@@ -62,7 +62,7 @@ int64_t as_bits(double d) { return std::bit_cast<int64_t>(d); }
 
 // Combines two partial accumulators of reduction `r` (codegen_llvm/kernel_abi.h).
 int64_t combine_partials(const ir::Reduction& r, int64_t a, int64_t b) {
-  if (is_float_type(r.dtype)) {
+  if (is_floating_point(r.dtype)) {
     const double x = as_double(a), y = as_double(b);
     switch (r.op) {
       case ir::ReduceOp::Sum: return as_bits(x + y);

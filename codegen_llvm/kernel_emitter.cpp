@@ -355,7 +355,7 @@ class Emitter {
           const ScalarType operand = em.k_.exprs[e.operands[n == 3 ? 1 : 0]].dtype;
           if (n == 1) {
             v = ops.unary(e.op, get(e.operands[0]), operand, e.dtype);
-          } else if (e.op == ScalarOp::Div && is_float_type(e.dtype) && ops.width() > 1 && em.is_uniform(e.operands[1])) {
+          } else if (e.op == ScalarOp::Div && is_floating_point(e.dtype) && ops.width() > 1 && em.is_uniform(e.operands[1])) {
             v = ops.div_by_invariant(get(e.operands[0]), get(e.operands[1]), e.dtype);
           } else if (n == 2) {
             v = ops.binary(e.op, get(e.operands[0]), get(e.operands[1]), operand, e.dtype);
@@ -451,7 +451,7 @@ class Emitter {
   }
 
   llvm::Type* outer_acc_type(const ir::Reduction& r) {
-    const bool widen = is_float_type(r.dtype) && (r.op == ir::ReduceOp::Sum || r.op == ir::ReduceOp::Prod);
+    const bool widen = is_floating_point(r.dtype) && (r.op == ir::ReduceOp::Sum || r.op == ir::ReduceOp::Prod);
     return widen ? llvm::Type::getDoubleTy(c_) : compute_type(c_, r.dtype);
   }
   ScalarType outer_acc_dtype(const ir::Reduction& r) {

@@ -19,10 +19,6 @@ std::string op_name(ScalarOp op) { return std::string(ir::to_string(op)); }
 
 }  // namespace
 
-bool is_float_type(ScalarType t) {
-  return t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half || t == ScalarType::BFloat16;
-}
-
 llvm::Type* compute_type(llvm::LLVMContext& c, ScalarType t) {
   switch (t) {
     case ScalarType::Bool: return llvm::Type::getInt1Ty(c);
@@ -59,7 +55,7 @@ Value* ValueOps::iconst(llvm::Type* like, uint64_t value) const { return llvm::C
 
 Value* ValueOps::constant_of(double value, ScalarType t) const {
   llvm::Type* ty = type(t);
-  if (is_float_type(t)) {
+  if (is_floating_point(t)) {
     if (t == ScalarType::Double) return fconst(ty, value);
     return round_to(fconst(ty, static_cast<float>(value)), t);
   }
@@ -68,7 +64,7 @@ Value* ValueOps::constant_of(double value, ScalarType t) const {
 
 Value* ValueOps::constant(const ir::Expr& e) const {
   llvm::Type* ty = type(e.dtype);
-  if (is_float_type(e.dtype)) {
+  if (is_floating_point(e.dtype)) {
     if (e.dtype == ScalarType::Double) return fconst(ty, e.constant);
     return round_to(fconst(ty, static_cast<float>(e.constant)), e.dtype);
   }
@@ -124,7 +120,7 @@ Value* ValueOps::to_memory(Value* v, ScalarType t) const {
 
 Value* ValueOps::truth(Value* v, ScalarType t) const {
   if (t == ScalarType::Bool) return v;
-  if (is_float_type(t)) return b_.CreateFCmpUNE(v, llvm::Constant::getNullValue(v->getType()));
+  if (is_floating_point(t)) return b_.CreateFCmpUNE(v, llvm::Constant::getNullValue(v->getType()));
   return b_.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
 }
 
@@ -149,7 +145,7 @@ Value* ValueOps::float_to_int(Value* v, ScalarType to) const {
 
 Value* ValueOps::convert(Value* v, ScalarType from, ScalarType to) const {
   if (from == to) return v;
-  const bool ff = is_float_type(from), tf = is_float_type(to);
+  const bool ff = is_floating_point(from), tf = is_floating_point(to);
   if (to == ScalarType::Bool) return truth(v, from);
   if (ff && tf) {
     if (to == ScalarType::Double) return b_.CreateFPExt(v, type(to));
@@ -231,15 +227,15 @@ Value* ValueOps::unary(ScalarOp op, Value* x, ScalarType operand, ScalarType res
     case ScalarOp::Cast: return convert(x, operand, result);
     case ScalarOp::LogicalNot: return b_.CreateNot(truth(x, operand));
     case ScalarOp::IsNan:
-      if (!is_float_type(operand)) return llvm::Constant::getNullValue(type(ScalarType::Bool));
+      if (!is_floating_point(operand)) return llvm::Constant::getNullValue(type(ScalarType::Bool));
       return b_.CreateFCmpUNO(x, x);
     case ScalarOp::IsInf:
-      if (!is_float_type(operand)) return llvm::Constant::getNullValue(type(ScalarType::Bool));
+      if (!is_floating_point(operand)) return llvm::Constant::getNullValue(type(ScalarType::Bool));
       return b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
                               fconst(x->getType(), std::numeric_limits<double>::infinity()));
     default: break;
   }
-  if (is_float_type(operand)) return round_to(float_unary(op, x), result);
+  if (is_floating_point(operand)) return round_to(float_unary(op, x), result);
   return int_unary(op, x, operand);
 }
 
@@ -342,7 +338,7 @@ Value* ValueOps::int_binary(ScalarOp op, Value* a, Value* b, ScalarType t) const
 }
 
 Value* ValueOps::compare(ScalarOp op, Value* a, Value* b, ScalarType t) const {
-  if (is_float_type(t)) {
+  if (is_floating_point(t)) {
     switch (op) {
       case ScalarOp::Eq: return b_.CreateFCmpOEQ(a, b);
       case ScalarOp::Ne: return b_.CreateFCmpUNE(a, b);
@@ -372,7 +368,7 @@ Value* ValueOps::binary(ScalarOp op, Value* a, Value* b, ScalarType operand, Sca
     case ScalarOp::LogicalXor: return b_.CreateXor(truth(a, operand), truth(b, operand));
     default: break;
   }
-  if (is_float_type(operand)) return round_to(float_binary(op, a, b), result);
+  if (is_floating_point(operand)) return round_to(float_binary(op, a, b), result);
   return int_binary(op, a, b, operand);
 }
 
@@ -398,7 +394,7 @@ Value* ValueOps::div_by_invariant(Value* a, Value* b, ScalarType result) const {
 
 Value* ValueOps::identity(ReduceOp op, ScalarType t) const {
   llvm::Type* ty = type(t);
-  const bool fp = is_float_type(t);
+  const bool fp = is_floating_point(t);
   const double inf = std::numeric_limits<double>::infinity();
   switch (op) {
     case ReduceOp::Sum: case ReduceOp::Any: return llvm::Constant::getNullValue(ty);
@@ -416,7 +412,7 @@ Value* ValueOps::identity(ReduceOp op, ScalarType t) const {
 }
 
 Value* ValueOps::combine(ReduceOp op, Value* acc, Value* v, ScalarType t) const {
-  const bool fp = is_float_type(t);
+  const bool fp = is_floating_point(t);
   switch (op) {
     case ReduceOp::Sum: return fp ? b_.CreateFAdd(acc, v) : b_.CreateAdd(acc, v);
     case ReduceOp::Prod: return fp ? b_.CreateFMul(acc, v) : b_.CreateMul(acc, v);

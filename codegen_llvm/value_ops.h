@@ -23,7 +23,6 @@ struct UnsupportedKernel {
 
 llvm::Type* compute_type(llvm::LLVMContext& c, ScalarType t);  // scalar
 llvm::Type* memory_type(llvm::LLVMContext& c, ScalarType t);   // scalar element in memory
-bool is_float_type(ScalarType t);
 
 class ValueOps {
  public:
