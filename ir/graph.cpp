@@ -75,15 +75,6 @@ ValueId Graph::add_input(const TensorMeta& type, Tensor data) {
   return value_id;
 }
 
-Arg Graph::scalar_arg(const Scalar& s) {
-  Arg a;
-  a.kind = ArgKind::Scalar;
-  a.index = static_cast<uint32_t>(scalars_.size());
-  a.i = static_cast<int64_t>(s.kind());
-  scalars_.push_back(s);
-  return a;
-}
-
 uint32_t Graph::add_generator(Generator g) {
   generators_.push_back(std::move(g));
   return static_cast<uint32_t>(generators_.size() - 1);

@@ -116,7 +116,17 @@ class Graph {
   ValueId add_input(const TensorMeta& type, Tensor data = Tensor());
 
   // Pools for argument payloads; each returns the Arg to pass to add_node.
-  Arg scalar_arg(const Scalar& s);
+  // Inline: recording builds one per Scalar argument, and inlined the Arg
+  // is stored field by field where it goes (a copy of one just built on
+  // the stack stalls on store forwarding).
+  Arg scalar_arg(const Scalar& s) {
+    Arg a;
+    a.kind = ArgKind::Scalar;
+    a.index = static_cast<uint32_t>(scalars_.size());
+    a.i = static_cast<int64_t>(s.kind());
+    scalars_.push_back(s);
+    return a;
+  }
   Arg generator_arg(Generator g);
   Arg int_list_arg(IntArrayRef values, ArgKind kind = ArgKind::IntList);
   Arg double_list_arg(std::span<const double> values);

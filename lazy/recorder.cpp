@@ -42,40 +42,41 @@ struct Scratch {
 
 Generator snapshot(const Generator& g) { return Generator(g.impl()->snapshot_and_advance()); }
 
-ir::Arg attribute(ir::Graph& g, const SchemaType& type, const IValue& v, Scratch& s) {
-  ir::Arg a;
-  if (v.is_none()) return a;
+// Writes the argument into `a` (a default Arg: None) in place.
+void attribute(ir::Graph& g, const SchemaType& type, const IValue& v, Scratch& s, ir::Arg& a) {
+  if (v.is_none()) return;
   if (type.is_list) {
     switch (type.base) {
-      case BaseType::Int: return g.int_list_arg(v.to_int_list());
-      case BaseType::Float: return g.double_list_arg(v.to_double_list());
+      case BaseType::Int: a = g.int_list_arg(v.to_int_list()); return;
+      case BaseType::Float: a = g.double_list_arg(v.to_double_list()); return;
       case BaseType::Bool: {
         s.ints.clear();
         for (bool b : v.to_bool_list()) s.ints.push_back(b ? 1 : 0);
-        return g.int_list_arg(s.ints, ir::ArgKind::BoolList);
+        a = g.int_list_arg(s.ints, ir::ArgKind::BoolList);
+        return;
       }
       default: break;
     }
     LZ_FAIL(NotImplementedError, "[lazy] cannot record a list of ", to_string(type.base));
   }
   switch (type.base) {
-    case BaseType::Scalar: return g.scalar_arg(v.to_scalar());
-    case BaseType::Int: a.kind = ir::ArgKind::Int; a.i = v.to_int(); return a;
-    case BaseType::Float: a.kind = ir::ArgKind::Double; a.d = v.to_double(); return a;
-    case BaseType::Bool: a.kind = ir::ArgKind::Bool; a.i = v.to_bool() ? 1 : 0; return a;
-    case BaseType::Str: return g.string_arg(v.to_string_view());
-    case BaseType::ScalarType: a.kind = ir::ArgKind::ScalarType; a.i = static_cast<int64_t>(v.to_scalar_type()); return a;
+    case BaseType::Scalar: a = g.scalar_arg(v.to_scalar()); return;
+    case BaseType::Int: a.kind = ir::ArgKind::Int; a.i = v.to_int(); return;
+    case BaseType::Float: a.kind = ir::ArgKind::Double; a.d = v.to_double(); return;
+    case BaseType::Bool: a.kind = ir::ArgKind::Bool; a.i = v.to_bool() ? 1 : 0; return;
+    case BaseType::Str: a = g.string_arg(v.to_string_view()); return;
+    case BaseType::ScalarType: a.kind = ir::ArgKind::ScalarType; a.i = static_cast<int64_t>(v.to_scalar_type()); return;
     case BaseType::Device:
       a.kind = ir::ArgKind::Device;
       a.i = static_cast<int64_t>(v.to_device().type());
       a.index = static_cast<uint32_t>(v.to_device().index());
-      return a;
-    case BaseType::Layout: a.kind = ir::ArgKind::Layout; a.i = static_cast<int64_t>(v.to_layout()); return a;
+      return;
+    case BaseType::Layout: a.kind = ir::ArgKind::Layout; a.i = static_cast<int64_t>(v.to_layout()); return;
     case BaseType::MemoryFormat:
       a.kind = ir::ArgKind::MemoryFormat;
       a.i = static_cast<int64_t>(v.to_memory_format());
-      return a;
-    case BaseType::Generator: return g.generator_arg(snapshot(v.to_generator()));
+      return;
+    case BaseType::Generator: a = g.generator_arg(snapshot(v.to_generator())); return;
     case BaseType::Tensor: break;
   }
   LZ_INTERNAL_ASSERT(false, "tensor arguments are operands");
@@ -108,7 +109,7 @@ ir::ValueId record_call(Trace& tr, const OperatorHandle& op, const IValue* args,
   for (size_t i = 0; i < arguments.size(); ++i) {
     const SchemaType& type = arguments[i].type;
     const IValue& v = args[i];
-    ir::Arg a;
+    ir::Arg& a = s.args.emplace_back();  // written in place: see Graph::scalar_arg
     if (type.base == BaseType::Tensor) {
       if (!type.is_list) {
         if (!v.is_none() && v.to_tensor().defined()) {
@@ -140,12 +141,11 @@ ir::ValueId record_call(Trace& tr, const OperatorHandle& op, const IValue* args,
       if (v.is_none() && random) {
         a = g.generator_arg(snapshot(default_generator()));
       } else {
-        a = attribute(g, type, v, s);
+        attribute(g, type, v, s, a);
       }
     } else {
-      a = attribute(g, type, v, s);
+      attribute(g, type, v, s, a);
     }
-    s.args.push_back(a);
   }
   uint32_t implicit_generator = ir::kNone;
   if (random && !has_generator_argument) implicit_generator = g.add_generator(snapshot(default_generator()));
