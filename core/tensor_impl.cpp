@@ -4,18 +4,9 @@
 
 namespace lz {
 
-// The constructors of contiguous tensors build sizes_ and strides_ in their
-// initialisers: every operator result comes here, and constructing an
-// InlinedVector from a range costs about half of assigning one.
 TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes)
-    : storage_(std::move(storage)),
-      sizes_(sizes.begin(), sizes.end()),
-      strides_(sizes.size()),
-      numel_(checked_numel(sizes, "tensor")),
-      dtype_(dtype),
-      device_(storage_->device()),
-      key_set_(backend_key(storage_->device().type())) {
-  fill_contiguous_strides(sizes, strides_.data());
+    : TensorImpl(dtype, storage->device(), backend_key(storage->device().type()), sizes) {
+  storage_ = std::move(storage);
 }
 
 TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef strides,
@@ -28,6 +19,9 @@ TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef st
   set_sizes_and_strides(sizes, strides, storage_offset);
 }
 
+// Contiguous tensors (every operator result) build sizes_ and strides_ in
+// the initialisers: constructing an InlinedVector from a range costs about
+// half of assigning one.
 TensorImpl::TensorImpl(ScalarType dtype, Device device, DispatchKeySet keys, IntArrayRef sizes)
     : sizes_(sizes.begin(), sizes.end()),
       strides_(sizes.size()),
