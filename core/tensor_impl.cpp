@@ -64,8 +64,9 @@ void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides,
 }
 
 void TensorImpl::set_sizes_contiguous(IntArrayRef sizes) {
-  // Every tensor an operator returns comes here: strides in place, and no
-  // contiguity check for strides contiguous by construction.
+  // Resizing (out= arguments): strides in place, and no contiguity check
+  // for strides contiguous by construction. New tensors get theirs in the
+  // contiguous constructor.
   numel_ = checked_numel(sizes, "tensor");
   sizes_.assign(sizes.begin(), sizes.end());
   strides_.assign(sizes.begin(), sizes.end());  // overwritten next (assign, unlike resize, does not zero)
