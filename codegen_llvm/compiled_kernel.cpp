@@ -284,10 +284,12 @@ void CompiledKernel::run(const ir::KernelLaunch& launch) const {
     const int64_t grain = std::max<int64_t>(1, kGrainElements / std::max<int64_t>(1, inner_count));
     parallel_for(0, outer_count, grain, [&](int64_t b, int64_t e) {
       if (!cache_stages) return v.run(&args, b, e);
-      thread_local std::vector<char> scratch;  // one row per thread, reused
-      scratch.resize(static_cast<size_t>(scratch_bytes));
+      // One row per thread, reused; 64-byte aligned, so its vectors never
+      // straddle two cache lines.
+      thread_local std::vector<char> scratch;
+      scratch.resize(static_cast<size_t>(scratch_bytes) + 64);
       KernelArgs own = args;
-      own.scratch = scratch.data();
+      own.scratch = scratch.data() + (64 - reinterpret_cast<uintptr_t>(scratch.data()) % 64) % 64;
       v.run(&own, b, e);
     });
     return;

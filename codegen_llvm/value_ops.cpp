@@ -430,6 +430,13 @@ Value* ValueOps::horizontal(ReduceOp op, Value* vec, ScalarType t) const {
   auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(vec->getType());
   if (vt == nullptr) return vec;
   unsigned n = vt->getNumElements();
+  // A float max/min: the tree compares without NaN checks and one test of
+  // all lanes picks NaN, instead of a NaN select at every level (a serial
+  // chain at the end of every row of a softmax).
+  Value* any_nan = nullptr;
+  if (is_floating_point(t) && (op == ReduceOp::Max || op == ReduceOp::Min)) {
+    any_nan = b_.CreateOrReduce(b_.CreateFCmpUNO(vec, vec));
+  }
   while (n > 1) {
     const unsigned half = n / 2;
     llvm::SmallVector<int, 32> lo, hi;
@@ -439,11 +446,16 @@ Value* ValueOps::horizontal(ReduceOp op, Value* vec, ScalarType t) const {
     }
     Value* a = b_.CreateShuffleVector(vec, lo);
     Value* b = b_.CreateShuffleVector(vec, hi);
-    ValueOps narrow(b_, half, mode_);
-    vec = narrow.combine(op, a, b, t);
+    if (any_nan != nullptr) {
+      vec = b_.CreateSelect(op == ReduceOp::Max ? b_.CreateFCmpOGT(a, b) : b_.CreateFCmpOLT(a, b), a, b);
+    } else {
+      vec = ValueOps(b_, half, mode_).combine(op, a, b, t);
+    }
     n = half;
   }
-  return b_.CreateExtractElement(vec, uint64_t{0});
+  Value* r = b_.CreateExtractElement(vec, uint64_t{0});
+  if (any_nan == nullptr) return r;
+  return b_.CreateSelect(any_nan, llvm::ConstantFP::getNaN(r->getType()), r);
 }
 
 }  // namespace lz::codegen_llvm

@@ -19,13 +19,14 @@ Value* pow2i(Ir& ir, Value* n, llvm::Type* fty) {
   return ir.from_bits(ir.b.CreateShl(ir.b.CreateAdd(n, ir.ki(n, 127)), ir.ki(n, 23)), fty);
 }
 
-// 2^n * v for n in [-252, 254], rounding once (subnormal results included).
-// 16 floats with AVX-512: one vscalefps, which rounds the same way (the
-// two multiplies and their exponent arithmetic measured ~15% of softmax).
-Value* scale(Ir& ir, Value* v, Value* n) {
+// 2^n * v for n in [-252, 254], rounding once (subnormal results included);
+// nf is n as a float. 16 floats with AVX-512: one vscalefps, which rounds
+// the same way (the two multiplies and their exponent arithmetic measured
+// ~15% of softmax) and takes nf as it is.
+Value* scale(Ir& ir, Value* v, Value* n, Value* nf) {
   if (ir.zmm_floats(v->getType())) {
     return ir.b.CreateIntrinsic(llvm::Intrinsic::x86_avx512_mask_scalef_ps_512, {},
-                                {v, ir.sitofp(n, v->getType()), v, ir.b.getInt16(-1), ir.b.getInt32(4)});
+                                {v, nf, v, ir.b.getInt16(-1), ir.b.getInt32(4)});
   }
   Value* n1 = ir.b.CreateAShr(n, ir.ki(n, 1));
   Value* n2 = ir.b.CreateSub(n, n1);
@@ -50,10 +51,11 @@ Value* expm1_reduced(Ir& ir, Value* r) {
   return ir.fma(ir.mul(r, r), q, r);
 }
 
-// x = n ln2 + r (Cody-Waite, ln2 in two parts): returns r, sets the i32 n.
-Value* reduce_ln2(Ir& ir, Value* x, Value*& n) {
+// x = n ln2 + r (Cody-Waite, ln2 in two parts): returns r, sets the i32 n
+// and nf, n as a float.
+Value* reduce_ln2(Ir& ir, Value* x, Value*& n, Value*& nf) {
   Value* t = ir.fma(x, ir.k(x, 1.44269504088896341f), ir.k(x, 12582912.0f));
-  Value* nf = ir.sub(t, 12582912.0f);
+  nf = ir.sub(t, 12582912.0f);
   n = ir.b.CreateSub(ir.bits(t), ir.ki(ir.bits(t), 0x4b400000));
   Value* r = ir.fma(nf, ir.k(x, -0.693359375f), x);
   return ir.fma(nf, ir.k(x, 2.12194440e-4f), r);
@@ -111,8 +113,8 @@ struct ExpSplit {
 };
 ExpSplit exp_split(Ir& ir, Value* hi, Value* lo) {
   Value* xc = clamp(ir, hi, -104.0f, 88.8f);
-  Value* n;
-  Value* r = ir.add(reduce_ln2(ir, xc, n), ir.sel(ir.eq(xc, hi), lo, 0.0));
+  Value *n, *nf;
+  Value* r = ir.add(reduce_ln2(ir, xc, n, nf), ir.sel(ir.eq(xc, hi), lo, 0.0));
   Value* p = expm1_reduced(ir, r);
   Value* t = ir.add(p, 1.0f);
   Value* n1 = ir.b.CreateAShr(n, ir.ki(n, 1));
@@ -151,15 +153,15 @@ Value* erfc_k(Ir& ir, Value* u) {
 
 Value* exp_f32(Ir& ir, Value* x, MathMode mode) {
   if (mode == MathMode::Fast) {
-    Value* n;
-    Value* r = reduce_ln2(ir, x, n);
+    Value *n, *nf;
+    Value* r = reduce_ln2(ir, x, n, nf);
     // ln(FLT_MAX) and ln(FLT_MIN) rounded inwards.
     return scale_fast(ir, x, ir.add(expm1_reduced(ir, r), 1.0f), n, 88.72283f, -87.33654f);
   }
   Value* xc = clamp(ir, x, -104.0f, 88.8f);
-  Value* n;
-  Value* r = reduce_ln2(ir, xc, n);
-  return scale(ir, ir.add(expm1_reduced(ir, r), 1.0f), n);
+  Value *n, *nf;
+  Value* r = reduce_ln2(ir, xc, n, nf);
+  return scale(ir, ir.add(expm1_reduced(ir, r), 1.0f), n, nf);
 }
 
 Value* exp2_f32(Ir& ir, Value* x, MathMode mode) {
@@ -173,13 +175,13 @@ Value* exp2_f32(Ir& ir, Value* x, MathMode mode) {
                            5.550410971e-02f, 2.402265072e-01f, 6.931471825e-01f});
   Value* v = ir.add(ir.mul(f, p), 1.0f);
   if (fast) return scale_fast(ir, x, v, n, 127.99999f, -126.0f);
-  return scale(ir, v, n);
+  return scale(ir, v, n, nf);
 }
 
 Value* expm1_f32(Ir& ir, Value* x) {
   Value* xc = clamp(ir, x, -30.0f, 88.8f);
-  Value* n;
-  Value* r = reduce_ln2(ir, xc, n);
+  Value *n, *nf;
+  Value* r = reduce_ln2(ir, xc, n, nf);
   Value* p = expm1_reduced(ir, r);
   Value* over = ir.b.CreateICmpSGT(n, ir.ki(n, 127));
   Value* s = pow2i(ir, ir.b.CreateSelect(over, ir.ki(n, 127), n), x->getType());
