@@ -4,6 +4,7 @@
 #include <limits>
 
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsX86.h>
 
 namespace lz::codegen_llvm {
 
@@ -387,7 +388,17 @@ Value* ValueOps::div_by_invariant(Value* a, Value* b, ScalarType result) const {
   Value* q = b_.CreateFMul(as, r);
   Value* residual = b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ty}, {b_.CreateFNeg(q), bs, as});
   Value* refined = b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ty}, {residual, r, q});
-  // b = 0 or inf (and a finite): the residual is NaN, q is already IEEE's answer.
+  // b = 0 or inf, or a = inf: the residual is NaN, q is already IEEE's
+  // answer. Where refined is NaN, q is taken: with AVX-512, one vfixupimmps
+  // (QNaN and SNaN classes keep q, all others give refined) instead of two
+  // compares and a blend in the store loop of every softmax.
+  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(ty);
+  if (vt != nullptr && vt->getNumElements() == 16 && ty->getScalarType()->isFloatTy() && host_has_avx512f()) {
+    Value* table = llvm::ConstantInt::get(llvm::FixedVectorType::get(b_.getInt32Ty(), 16), 0x11111100);
+    return round_to(b_.CreateIntrinsic(llvm::Intrinsic::x86_avx512_mask_fixupimm_ps_512, {},
+                                       {q, refined, table, b_.getInt32(0), b_.getInt16(-1), b_.getInt32(4)}),
+                    result);
+  }
   Value* lost = b_.CreateAnd(b_.CreateFCmpUNO(refined, refined), b_.CreateFCmpORD(q, q));
   return round_to(b_.CreateSelect(lost, q, refined), result);
 }

@@ -17,16 +17,6 @@ namespace {
 using llvm::Value;
 using vmir::Ir;
 
-// The JIT compiles for this host's features (jit_engine.cpp), so the
-// emitters may use what the host has.
-bool host_has_avx512f() {
-  static const bool has = [] {
-    llvm::StringMap<bool> features;
-    return llvm::sys::getHostCPUFeatures(features) && features.lookup("avx512f");
-  }();
-  return has;
-}
-
 const char* libm_name(MathFn fn) {
   switch (fn) {
     case MathFn::Exp: return "exp";
@@ -121,6 +111,15 @@ Value* Ir::lookup16(const float (&table)[16], Value* k, llvm::Type* fty) const {
 }
 
 }  // namespace vmir
+
+// The JIT compiles for this host's features (jit_engine.cpp).
+bool host_has_avx512f() {
+  static const bool has = [] {
+    llvm::StringMap<bool> features;
+    return llvm::sys::getHostCPUFeatures(features) && features.lookup("avx512f");
+  }();
+  return has;
+}
 
 Value* emit_math(llvm::IRBuilderBase& b, MathFn fn, Value* x, Value* y, MathMode mode) {
   const bool binary = fn == MathFn::Pow || fn == MathFn::Atan2;

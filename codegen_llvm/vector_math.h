@@ -69,4 +69,8 @@ enum class MathFn : uint8_t {
 // reductions depend on exact IEEE rounding.
 llvm::Value* emit_math(llvm::IRBuilderBase& b, MathFn fn, llvm::Value* x, llvm::Value* y, MathMode mode);
 
+// Whether this host (the JIT's target) has AVX-512F, so emitters may use
+// its instructions directly.
+bool host_has_avx512f();
+
 }  // namespace lz::codegen_llvm
