@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicsX86.h>
@@ -320,6 +321,17 @@ class Emitter {
     std::vector<Value*> memo;
     Eval(Emitter& e, ValueOps& o, const Ptrs& p, Value* at) : em(e), ops(o), ptrs(p), j(at), memo(e.k_.exprs.size(), nullptr) {}
 
+    // The scalar evaluation of uniform expressions, made on first use.
+    Eval& scalar() {
+      if (scalar_ == nullptr) {
+        scalar_ops_ = std::make_unique<ValueOps>(em.b_, 1, em.spec_.math);
+        scalar_ = std::make_unique<Eval>(em, *scalar_ops_, ptrs, j);
+      }
+      return *scalar_;
+    }
+    std::unique_ptr<ValueOps> scalar_ops_;
+    std::unique_ptr<Eval> scalar_;
+
     Value* get(ExprId id) {
       if (memo[id] != nullptr) return memo[id];
       const int32_t slot = em.group_ >= 0 && !em.cache_.slot_of.empty() ? em.cache_.slot_of[id] : -1;
@@ -353,7 +365,11 @@ class Emitter {
         default: {
           const int n = ir::arity(e.op);
           const ScalarType operand = em.k_.exprs[e.operands[n == 3 ? 1 : 0]].dtype;
-          if (n == 1) {
+          if (ops.width() > 1 && em.is_uniform(id)) {
+            // The same at every point (layer_norm's rsqrt of the variance):
+            // computed once as a scalar, not in every lane.
+            v = ops.splat(scalar().get(id));
+          } else if (n == 1) {
             v = ops.unary(e.op, get(e.operands[0]), operand, e.dtype);
           } else if (e.op == ScalarOp::Div && is_floating_point(e.dtype) && ops.width() > 1 && em.is_uniform(e.operands[1])) {
             v = ops.div_by_invariant(get(e.operands[0]), get(e.operands[1]), e.dtype);
