@@ -361,3 +361,32 @@ TEST_CASE("compiled reductions: parameters and reduce_count in partial and finis
     CHECK(compare_with_interpreter(ck, c, {Tol{}, Tol{0, 1e-5}}) == "");
   }
 }
+
+namespace {
+
+// Whether a basic block of `ir` (blocks are separated by blank lines in
+// LLVM's printed IR) requests memory with llvm.prefetch and also stores a vector.
+bool prefetches_where_it_stores(const std::string& ir) {
+  size_t begin = 0;
+  while (begin < ir.size()) {
+    size_t end = ir.find("\n\n", begin);
+    if (end == std::string::npos) end = ir.size();
+    const std::string block = ir.substr(begin, end - begin);
+    if (block.find("@llvm.prefetch") != std::string::npos && block.find("store <") != std::string::npos) return true;
+    begin = end + 2;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("compiled reductions: row kernels request the next row during their longest pass", "[codegen_llvm]") {
+  // softmax: during the exp pass (a reduction), not while storing;
+  // layer norm (an add and an FMA per element in its reductions): while storing.
+  const CompiledKernel softmax(softmax_kernel()), norm(layer_norm_kernel());
+  const std::string softmax_ir = softmax.llvm_ir(), norm_ir = norm.llvm_ir();
+  REQUIRE(softmax_ir.find("@llvm.prefetch") != std::string::npos);
+  REQUIRE(norm_ir.find("@llvm.prefetch") != std::string::npos);
+  CHECK_FALSE(prefetches_where_it_stores(softmax_ir));
+  CHECK(prefetches_where_it_stores(norm_ir));
+}
