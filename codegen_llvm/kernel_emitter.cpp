@@ -341,14 +341,14 @@ class Emitter {
 
     // The scalar evaluation of uniform expressions, made on first use.
     Eval& scalar() {
-      if (scalar_ == nullptr) {
-        scalar_ops_ = std::make_unique<ValueOps>(em.b_, 1, em.spec_.math);
-        scalar_ = std::make_unique<Eval>(em, *scalar_ops_, ptrs, j);
+      if (scalar_eval == nullptr) {
+        scalar_ops = std::make_unique<ValueOps>(em.b_, 1, em.spec_.math);
+        scalar_eval = std::make_unique<Eval>(em, *scalar_ops, ptrs, j);
       }
-      return *scalar_;
+      return *scalar_eval;
     }
-    std::unique_ptr<ValueOps> scalar_ops_;
-    std::unique_ptr<Eval> scalar_;
+    std::unique_ptr<ValueOps> scalar_ops;
+    std::unique_ptr<Eval> scalar_eval;
 
     Value* get(ExprId id) {
       if (memo[id] != nullptr) return memo[id];
