@@ -217,24 +217,6 @@ class Emitter {
     return offs;
   }
 
-  // i / d, skipping the division when i < d (0): a row kernel's passes
-  // start every row at i = 0, and a 64-bit division is ~15 cycles of
-  // latency before the pass can address its first load.
-  Value* udiv_unless_less(Value* i, Value* d) {
-    llvm::BasicBlock* from = b_.GetInsertBlock();
-    auto* divide = llvm::BasicBlock::Create(c_, "div", fn_);
-    auto* done = llvm::BasicBlock::Create(c_, "div.done", fn_);
-    b_.CreateCondBr(b_.CreateICmpULT(i, d), done, divide);
-    b_.SetInsertPoint(divide);
-    Value* q = b_.CreateUDiv(i, d);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-    llvm::PHINode* phi = b_.CreatePHI(i64_, 2);
-    phi->addIncoming(b_.getInt64(0), from);
-    phi->addIncoming(q, divide);
-    return phi;
-  }
-
   // Walks linear indices [begin, end) over axes [first, rank) in segments
   // along the last axis: body(pointers at the segment start, length).
   void for_segments(Value* begin, Value* end, Value* first, const Ptrs& extra,
@@ -242,7 +224,7 @@ class Emitter {
     emit_while(begin, end, [&](Value* i) {
       Value* seg_axis = b_.CreateSub(rank_, b_.getInt64(1));
       Value* seg_len = size(seg_axis);
-      Value* row = udiv_unless_less(i, seg_len);
+      Value* row = b_.CreateUDiv(i, seg_len);
       Value* col = b_.CreateSub(i, b_.CreateMul(row, seg_len));
       Value* n = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b_.CreateSub(seg_len, col), b_.CreateSub(end, i));
       const Ptrs offs = axis_offsets(row, first, seg_axis, extra);
