@@ -392,8 +392,7 @@ Value* ValueOps::div_by_invariant(Value* a, Value* b, ScalarType result) const {
   // answer. Where refined is NaN, q is taken: with AVX-512, one vfixupimmps
   // (QNaN and SNaN classes keep q, all others give refined) instead of two
   // compares and a blend in the store loop of every softmax.
-  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(ty);
-  if (vt != nullptr && vt->getNumElements() == 16 && ty->getScalarType()->isFloatTy() && host_has_avx512f()) {
+  if (zmm_floats(ty)) {
     Value* table = llvm::ConstantInt::get(llvm::FixedVectorType::get(b_.getInt32Ty(), 16), 0x11111100);
     return round_to(b_.CreateIntrinsic(llvm::Intrinsic::x86_avx512_mask_fixupimm_ps_512, {},
                                        {q, refined, table, b_.getInt32(0), b_.getInt16(-1), b_.getInt32(4)}),

@@ -112,13 +112,14 @@ Value* Ir::lookup16(const float (&table)[16], Value* k, llvm::Type* fty) const {
 
 }  // namespace vmir
 
-// The JIT compiles for this host's features (jit_engine.cpp).
-bool host_has_avx512f() {
-  static const bool has = [] {
+bool zmm_floats(llvm::Type* t) {
+  // The JIT compiles for this host's features (jit_engine.cpp).
+  static const bool avx512 = [] {
     llvm::StringMap<bool> features;
     return llvm::sys::getHostCPUFeatures(features) && features.lookup("avx512f");
   }();
-  return has;
+  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  return avx512 && vt != nullptr && vt->getNumElements() == 16 && vt->getElementType()->isFloatTy();
 }
 
 Value* emit_math(llvm::IRBuilderBase& b, MathFn fn, Value* x, Value* y, MathMode mode) {
@@ -131,7 +132,7 @@ Value* emit_math(llvm::IRBuilderBase& b, MathFn fn, Value* x, Value* y, MathMode
   // "no NaNs" assumptions from the caller's flags.
   llvm::IRBuilderBase::FastMathFlagGuard guard(b);
   b.clearFastMathFlags();
-  Ir ir(b, host_has_avx512f());
+  Ir ir(b);
   return elem->isDoubleTy() ? emit_f64(ir, fn, x, y) : emit_f32(ir, fn, x, y, mode);
 }
 

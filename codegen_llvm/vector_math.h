@@ -52,6 +52,7 @@
 namespace llvm {
 class Value;
 class IRBuilderBase;
+class Type;
 }  // namespace llvm
 
 namespace lz::codegen_llvm {
@@ -69,8 +70,9 @@ enum class MathFn : uint8_t {
 // reductions depend on exact IEEE rounding.
 llvm::Value* emit_math(llvm::IRBuilderBase& b, MathFn fn, llvm::Value* x, llvm::Value* y, MathMode mode);
 
-// Whether this host (the JIT's target) has AVX-512F, so emitters may use
-// its instructions directly.
-bool host_has_avx512f();
+// Whether values of type t fill one zmm register as 16 floats on this host
+// (the JIT's target) with AVX-512F: where emitters use AVX-512 instructions
+// directly.
+bool zmm_floats(llvm::Type* t);
 
 }  // namespace lz::codegen_llvm

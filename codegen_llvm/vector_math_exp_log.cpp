@@ -24,7 +24,7 @@ Value* pow2i(Ir& ir, Value* n, llvm::Type* fty) {
 // the same way (the two multiplies and their exponent arithmetic measured
 // ~15% of softmax) and takes nf as it is.
 Value* scale(Ir& ir, Value* v, Value* n, Value* nf) {
-  if (ir.zmm_floats(v->getType())) {
+  if (zmm_floats(v->getType())) {
     return ir.b.CreateIntrinsic(llvm::Intrinsic::x86_avx512_mask_scalef_ps_512, {},
                                 {v, nf, v, ir.b.getInt16(-1), ir.b.getInt32(4)});
   }

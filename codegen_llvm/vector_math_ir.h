@@ -19,16 +19,8 @@ using llvm::Value;
 
 class Ir {
  public:
-  Ir(llvm::IRBuilderBase& b, bool avx512) : b(b), avx512(avx512) {}
+  explicit Ir(llvm::IRBuilderBase& b) : b(b) {}
   llvm::IRBuilderBase& b;
-  const bool avx512;  // the JIT's target (this host) has AVX-512F
-
-  // Whether values of type t fill one zmm register as 16 floats with
-  // AVX-512: where the emitters use AVX-512 instructions directly.
-  bool zmm_floats(llvm::Type* t) const {
-    auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
-    return avx512 && vt != nullptr && vt->getNumElements() == 16 && vt->getElementType()->isFloatTy();
-  }
 
   // Types with the lane count of `like`.
   llvm::Type* with_elem(Value* like, llvm::Type* elem) const { return like->getType()->getWithNewType(elem); }
