@@ -30,6 +30,11 @@ constexpr int kChains = 4;  // a power of two (joined as a tree)
 // copy bandwidth; measured over 1 KiB..16 KiB ahead (lz-bench, interleaved
 // runs), 2 KiB was best: W1 67% -> 83-91%, W9 62-67% -> 71-72%.
 constexpr int64_t kAheadBytes = 2048;
+// How far ahead row kernels request the rows to come (see rows_ahead).
+// Measured on W5 (4 KiB rows; layer_norm prefetches in its store pass):
+// one row ahead 1.0x eager, two (8 KiB) 1.1x, three no better; W4 (softmax,
+// prefetching during its exp pass) the same either way.
+constexpr int64_t kRowAheadBytes = 8192;
 
 class Emitter {
  public:
@@ -541,12 +546,12 @@ class Emitter {
   }
 
   // Row kernels: during one pass over this outer point's row (in cache by
-  // then; prefetching_group picks which), the next point's row is
+  // then; prefetching_group picks which), a row to come (rows_ahead) is
   // requested from memory (one prefetch per vector: per cache line for
-  // float32), so the next row's first pass finds it in cache. Measured on
-  // W4/W5: in the first pass instead, 39%/66% of the copy bandwidth; two
-  // rows ahead, lower; in the last reduction pass 47%/75%. Only
-  // unit-stride inputs; a prefetch never faults.
+  // float32), so that row's first pass finds it in cache. Measured on an
+  // earlier (Intel) host, W4/W5: in the first pass, 39%/66% of the copy
+  // bandwidth; in the last reduction pass 47%/75%. Only unit-stride
+  // inputs; a prefetch never faults.
   void prefetch_next_row(const Ptrs& ptrs, Value* j) {
     if (!prefetch_rows_) return;
     for (uint32_t a = 0; a < base_.size(); ++a) {
@@ -555,6 +560,17 @@ class Emitter {
       b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {at->getType()},
                          {at, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});
     }
+  }
+
+  // How many rows ahead access a's prefetch_next_row requests: enough rows
+  // to be kRowAheadBytes ahead, at least the next one. Requested only one
+  // row ahead, a short row's last requests are still in flight when its
+  // first pass wants them.
+  Value* rows_ahead(uint32_t a) {
+    const int64_t elem = static_cast<int64_t>(memory_type(c_, buffer_dtype(a))->getPrimitiveSizeInBits() / 8);
+    Value* row_bytes = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, b_.CreateMul(inner_count_, b_.getInt64(elem)),
+                                                b_.getInt64(1));
+    return b_.CreateUDiv(b_.CreateAdd(row_bytes, b_.getInt64(kRowAheadBytes - 1)), row_bytes);
   }
 
   // Streaming kernels (pointwise, partial reductions): each unit-stride
@@ -633,7 +649,7 @@ class Emitter {
     next_row_.assign(base_.size(), nullptr);
     const size_t prefetching = prefetching_group(groups);
     Value* last_outer = b_.CreateSub(num_outer_, b_.getInt64(1));
-    for (uint32_t a = 0; a < base_.size(); ++a) next_row_[a] = stride(a, last_outer);
+    for (uint32_t a = 0; a < base_.size(); ++a) next_row_[a] = b_.CreateMul(stride(a, last_outer), rows_ahead(a));
     emit_for(begin, end, b_.getInt64(1), [&](Value* o) {
       const Ptrs outer = axis_offsets(o, b_.getInt64(0), num_outer_, {});
       for (size_t gi = 0; gi < groups.size(); ++gi) {
