@@ -34,6 +34,7 @@ Settings from_environment() {
   if (const char* v = std::getenv("LZ_PASSES")) s.pipeline = v;
   if (const char* v = std::getenv("LZ_CODEGEN")) {
     if (std::string_view(v) == "interp" || std::string_view(v) == "interpreter") s.codegen = Settings::Codegen::Interpreter;
+    if (std::string_view(v) == "cuda-emu") s.codegen = Settings::Codegen::CudaEmulator;
   }
   if (const char* v = std::getenv("LZ_FAST_MATH")) s.fast_math = std::string_view(v) == "1";
   s.jit_threshold = static_cast<int64_t>(env_size("LZ_JIT_THRESHOLD", static_cast<size_t>(s.jit_threshold)));

@@ -9,8 +9,11 @@
 //   LZ_LAZY_STRICT=1       an operator that cannot be traced raises
 //                          NotImplementedError naming it instead of falling back
 //   LZ_NO_FUSION=1         no kernels: every node runs its eager kernel
-//   LZ_CODEGEN=llvm|interp how fused kernels run: compiled by LLVM (default) or
-//                          through the reference interpreter (codegen_interp/)
+//   LZ_CODEGEN=llvm|interp|cuda-emu  how fused kernels run: compiled by LLVM
+//                          (default), through the reference interpreter
+//                          (codegen_interp/), or as generated CUDA C++ under
+//                          the CUDA emulator (codegen_cuda/; tests the CUDA
+//                          generator without a GPU; slow)
 //   LZ_JIT_THRESHOLD=n     a kernel launched on fewer than 65536 points is
 //                          interpreted until its n-th launch (default 2), so
 //                          one-off small graphs do not wait for LLVM; 1 compiles
@@ -42,7 +45,7 @@ struct Settings {
   std::vector<std::string> force_eager;
   bool strict = false;
   bool fusion = true;
-  enum class Codegen : uint8_t { Llvm, Interpreter };
+  enum class Codegen : uint8_t { Llvm, Interpreter, CudaEmulator };
   Codegen codegen = Codegen::Llvm;
   bool fast_math = false;
   int64_t jit_threshold = 2;

@@ -2,10 +2,14 @@
 
 #include <atomic>
 #include <cstdio>
+#include <map>
+#include <mutex>
 
+#include "codegen_cuda/emulated_kernel.h"
 #include "codegen_interp/kernel_interpreter.h"
 #include "codegen_llvm/compiled_kernel.h"
 #include "codegen_llvm/jit_engine.h"
+#include "codegen_llvm/object_cache.h"
 #include "core/error.h"
 #include "lazy/config.h"
 #include "lazy/metrics.h"
@@ -61,6 +65,30 @@ codegen_interp::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const T
   return b;
 }
 
+// LZ_CODEGEN=cuda-emu: the kernel's generated CUDA source, compiled for the
+// emulator once per process (and kept on disk beside the LLVM kernel
+// cache), or nullptr when the CUDA generator cannot express it (counted;
+// the interpreter runs it).
+const codegen_cuda::EmulatedKernel* emulated_kernel(const ir::Kernel& k) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<codegen_cuda::EmulatedKernel>> kernels;  // by entry (a content hash)
+  std::string entry;
+  try {
+    entry = codegen_cuda::generate_cuda_source(k).entry;
+  } catch (const NotImplementedError& e) {
+    detail::count_codegen_failure(e.what());
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<codegen_cuda::EmulatedKernel>& slot = kernels[entry];
+  if (!slot) {
+    codegen_cuda::EmulatorOptions options;
+    options.cache_dir = codegen_llvm::ObjectFileCache::default_dir() + "-cuda-emu";
+    slot = std::make_unique<codegen_cuda::EmulatedKernel>(k, options);
+  }
+  return slot.get();
+}
+
 }  // namespace
 
 std::shared_ptr<const codegen_llvm::CompiledKernel> compile_kernel(const ir::Kernel& k, std::string* failure) {
@@ -89,6 +117,9 @@ void launch_kernel(const ir::Kernel& k, const codegen_llvm::CompiledKernel* comp
     launch.accesses.push_back(bind_access(k, a, t, domain, reduced[a]));
   }
   launch.params = std::move(params);
+  if (detail::codegen() == Settings::Codegen::CudaEmulator) {
+    if (const codegen_cuda::EmulatedKernel* emulated = emulated_kernel(k)) return emulated->run(launch);
+  }
   if (compiled != nullptr && compiled->worth_compiling(launch, detail::jit_threshold())) {
     try {
       compiled->run(launch);

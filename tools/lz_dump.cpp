@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "codegen_cuda/cuda_prelude.h"
+#include "codegen_cuda/cuda_source.h"
 #include "codegen_llvm/compiled_kernel.h"
 #include "codegen_llvm/jit_engine.h"
 #include "ir/kernel_ir.h"
@@ -46,9 +48,11 @@ options:
                       kernels  each kernel's IR
                       llvm     each kernel's optimised LLVM IR (the
                                unit-stride variant), or why it cannot compile
+                      cuda     each kernel's generated CUDA C++ (the
+                               shared prelude once, then the kernels)
                       stats    per-pass name, time, changed, node counts
                       dot      Graphviz DOT of the program and its plan
-                    or "all" (all but llvm) or "none". Default: ir,plan.
+                    or "all" (all but llvm and cuda) or "none". Default: ir,plan.
   -o FILE           write the printed output to FILE instead of stdout
   --dot=FILE.dot    also write DOT to FILE.dot and, if Graphviz's `dot` is on
                     PATH, render it to FILE.svg next to it
@@ -64,9 +68,10 @@ struct Sections {
   bool plan = true;
   bool kernels = false;
   bool llvm = false;
+  bool cuda = false;
   bool stats = false;
   bool dot = false;
-  int count() const { return passes + ir + plan + kernels + llvm + stats + dot; }
+  int count() const { return passes + ir + plan + kernels + llvm + cuda + stats + dot; }
 };
 
 struct Options {
@@ -95,13 +100,14 @@ Sections parse_sections(std::string_view list) {
     else if (item == "plan") s.plan = true;
     else if (item == "kernels") s.kernels = true;
     else if (item == "llvm") s.llvm = true;
+    else if (item == "cuda") s.cuda = true;
     else if (item == "stats") s.stats = true;
     else if (item == "dot") s.dot = true;
-    else if (item == "all") s = {true, true, true, true, false, true, true};  // llvm: on request only
+    else if (item == "all") s = {true, true, true, true, false, false, true, true};  // llvm, cuda: on request only
     else if (item == "none" || item.empty()) {
     } else {
       throw UsageError{"--print: unknown item '" + std::string(item) +
-                       "' (known: passes, ir, plan, kernels, stats, dot, all, none)"};
+                       "' (known: passes, ir, plan, kernels, llvm, cuda, stats, dot, all, none)"};
     }
     pos = comma + 1;
   }
@@ -274,6 +280,25 @@ int run(const Options& o) {
       }
     }
     if (plan.num_kernels() == 0) out << "; (no kernels)\n";
+  }
+  if (o.print.cuda) {
+    section("cuda");
+    bool prelude = false;
+    for (size_t i = 0; i < plan.groups.size(); ++i) {
+      const passes::FusionGroup& g = plan.groups[i];
+      if (!g.is_kernel()) continue;
+      try {
+        const codegen_cuda::CudaSource src = codegen_cuda::generate_cuda_source(g.kernel);
+        const std::string_view pre = codegen_cuda::cuda_prelude();
+        if (!prelude) out << pre;
+        prelude = true;
+        out << "\n// group " << i << ": kernel " << g.kernel.name << " (" << (src.row_kernel ? "one block per row" : "grid-stride")
+            << ")" << std::string_view(src.code).substr(pre.size());
+      } catch (const Error& e) {
+        out << "// group " << i << ": kernel " << g.kernel.name << ": cannot generate CUDA: " << e.what() << "\n";
+      }
+    }
+    if (plan.num_kernels() == 0) out << "// (no kernels)\n";
   }
   if (o.print.stats) {
     section("stats");

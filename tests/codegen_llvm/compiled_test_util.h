@@ -313,21 +313,27 @@ inline std::string compare_arrays(const Array& got, const Array& want, const Tol
   return std::to_string(bad) + " of " + std::to_string(want.numel) + " elements differ:\n" + os.str();
 }
 
-// Runs `c` through `ck` and the interpreter (each on its own copy of every
-// buffer) and compares each output buffer; `tols` per buffer index (missing:
-// exact). Returns "" when all agree.
-inline std::string compare_with_interpreter(const codegen_llvm::CompiledKernel& ck, const Case& c,
-                                            const std::vector<Tol>& tols = {}) {
+// Runs `c` through `run` (a backend running `k`) and the interpreter, each
+// on its own copy of every buffer, and compares each output buffer; `tols`
+// per buffer index (missing: exact). Returns "" when all agree.
+template <class Run>
+std::string compare_backend_with_interpreter(const ir::Kernel& k, const Run& run, const Case& c,
+                                             const std::vector<Tol>& tols = {}) {
   std::vector<Array> got = c.buffers, want = c.buffers;
-  ck.run(c.launch(got));
-  codegen_interp::run_kernel(ck.kernel(), c.launch(want));
+  run(c.launch(got));
+  codegen_interp::run_kernel(k, c.launch(want));
   std::string out;
   for (size_t b = 0; b < c.buffers.size(); ++b) {
-    if (!ck.kernel().buffers[b].output) continue;
+    if (!k.buffers[b].output) continue;
     const std::string d = compare_arrays(got[b], want[b], b < tols.size() ? tols[b] : Tol{});
     if (!d.empty()) out += "out buffer " + std::to_string(b) + " (" + std::string(to_string(c.buffers[b].dtype)) + "): " + d;
   }
   return out;
+}
+
+inline std::string compare_with_interpreter(const codegen_llvm::CompiledKernel& ck, const Case& c,
+                                            const std::vector<Tol>& tols = {}) {
+  return compare_backend_with_interpreter(ck.kernel(), [&](const ir::KernelLaunch& l) { ck.run(l); }, c, tols);
 }
 
 inline std::string describe(const std::vector<int64_t>& domain) {
