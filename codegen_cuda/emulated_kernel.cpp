@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "codegen_cuda/kernel_args.h"
+#include "codegen_cuda/nvrtc.h"
 #include "core/error.h"
 #include "core/stable_hash.h"
 
@@ -163,6 +164,14 @@ std::vector<std::unique_ptr<EmulatedKernel>> EmulatedKernel::compile_all(const s
     sources.push_back(out.back()->source_);
   }
   if (out.empty()) return out;
+  if (!options.nvrtc_archs.empty() && nvrtc_info().available) {
+    const std::string combined = combined_source(sources);
+    for (const std::string& arch : options.nvrtc_archs) {
+      const NvrtcResult r = nvrtc_compile(combined, "emulated", arch);
+      LZ_CHECK(r.ok, InternalError, "[cuda emulator] NVRTC (", arch, ") rejects the generated source:\n", r.log,
+               "\n--- source ---\n", combined);
+    }
+  }
   const fs::path dir = options.cache_dir.empty() ? fs::path(process_temp_dir()) : fs::path(options.cache_dir);
   std::error_code ec;
   fs::create_directories(dir, ec);

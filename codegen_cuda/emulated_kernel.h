@@ -24,6 +24,10 @@ struct EmulatorOptions {
   std::string cache_dir;        // where compiled kernels are kept ("" = a per-process temporary directory)
   uint32_t block_threads = 64;  // a multiple of 32: two warps exercise the cross-warp reduction
   uint32_t max_grid = 8;        // few blocks, so the kernels' grid-stride loops run several rounds
+  // Each kernel is also compiled by NVRTC for these architectures (when
+  // NVRTC is available): a kernel the GPU compiler rejects fails here, with
+  // its source and NVRTC's log, although the host compiler accepted it.
+  std::vector<std::string> nvrtc_archs;
 };
 
 class EmulatedKernel {

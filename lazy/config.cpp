@@ -36,6 +36,10 @@ Settings from_environment() {
     if (std::string_view(v) == "interp" || std::string_view(v) == "interpreter") s.codegen = Settings::Codegen::Interpreter;
     if (std::string_view(v) == "cuda-emu") s.codegen = Settings::Codegen::CudaEmulator;
   }
+  if (const char* v = std::getenv("LZ_CUDA_ARCHS")) {
+    s.cuda_archs.clear();
+    for (const auto arch : absl::StrSplit(v, ',', absl::SkipWhitespace())) s.cuda_archs.emplace_back(arch);
+  }
   if (const char* v = std::getenv("LZ_FAST_MATH")) s.fast_math = std::string_view(v) == "1";
   s.jit_threshold = static_cast<int64_t>(env_size("LZ_JIT_THRESHOLD", static_cast<size_t>(s.jit_threshold)));
   if (const char* v = std::getenv("LZ_DUMP")) s.dump_dir = v;
@@ -100,6 +104,11 @@ int debug_level() { return state().debug_level.load(std::memory_order_relaxed); 
 Settings::Codegen codegen() { return state().codegen.load(std::memory_order_relaxed); }
 bool fast_math() { return state().fast_math.load(std::memory_order_relaxed); }
 int64_t jit_threshold() { return state().jit_threshold.load(std::memory_order_relaxed); }
+
+std::vector<std::string> cuda_archs() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  return state().settings.cuda_archs;
+}
 
 bool forced_eager(std::string_view full_name, std::string_view base_name) {
   if (!state().any_forced.load(std::memory_order_relaxed)) return false;

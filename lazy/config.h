@@ -14,6 +14,9 @@
 //                          (codegen_interp/), or as generated CUDA C++ under
 //                          the CUDA emulator (codegen_cuda/; tests the CUDA
 //                          generator without a GPU; slow)
+//   LZ_CUDA_ARCHS=sm_80,.. the architectures NVRTC compiles every generated
+//                          CUDA kernel for under cuda-emu (default sm_80,sm_90;
+//                          empty: no NVRTC check)
 //   LZ_JIT_THRESHOLD=n     a kernel launched on fewer than 65536 points is
 //                          interpreted until its n-th launch (default 2), so
 //                          one-off small graphs do not wait for LLVM; 1 compiles
@@ -53,6 +56,7 @@ struct Settings {
   int debug_level = 0;
   std::string dump_dir;
   size_t recompile_warn = 8;
+  std::vector<std::string> cuda_archs = {"sm_80", "sm_90"};
 };
 
 Settings settings();
@@ -66,6 +70,7 @@ int debug_level();
 Settings::Codegen codegen();
 bool fast_math();
 int64_t jit_threshold();
+std::vector<std::string> cuda_archs();
 // Whether `op` ("add.Tensor", base name "add") is forced to run eagerly.
 bool forced_eager(std::string_view full_name, std::string_view base_name);
 }  // namespace detail

@@ -67,7 +67,7 @@ codegen_interp::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const T
 
 // LZ_CODEGEN=cuda-emu: the kernel's generated CUDA source, compiled for the
 // emulator once per process (and kept on disk beside the LLVM kernel
-// cache), or nullptr when the CUDA generator cannot express it (counted;
+// cache) and checked by NVRTC for LZ_CUDA_ARCHS, or nullptr when the CUDA generator cannot express it (counted;
 // the interpreter runs it).
 const codegen_cuda::EmulatedKernel* emulated_kernel(const ir::Kernel& k) {
   static std::mutex mutex;
@@ -84,6 +84,7 @@ const codegen_cuda::EmulatedKernel* emulated_kernel(const ir::Kernel& k) {
   if (!slot) {
     codegen_cuda::EmulatorOptions options;
     options.cache_dir = codegen_llvm::ObjectFileCache::default_dir() + "-cuda-emu";
+    options.nvrtc_archs = detail::cuda_archs();
     slot = std::make_unique<codegen_cuda::EmulatedKernel>(k, options);
   }
   return slot.get();
