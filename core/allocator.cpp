@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "core/cpu_allocator.h"
+#include "core/cuda.h"
 #include "core/error.h"
 
 namespace lz {
@@ -14,8 +15,8 @@ namespace {
 class UnavailableCudaAllocator final : public Allocator {
  public:
   DataPtr allocate(size_t, Device device) override {
-    LZ_FAIL(DeviceError, "[allocate] device ", device,
-            ": CUDA unavailable: this build has no CUDA runtime registered");
+    LZ_FAIL(DeviceError, "[allocate] device ", device, ": CUDA unavailable: ",
+            cuda::is_available() ? "Lazuli has no CUDA device runtime yet" : cuda::unavailable_reason());
   }
 };
 

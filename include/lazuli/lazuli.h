@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/cpu_allocator.h"
+#include "core/cuda.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/factories.h"

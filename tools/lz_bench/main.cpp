@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "bandwidth.h"
+#include "core/cuda.h"
 #include "report.h"
 #include "runner.h"
 #include "workloads.h"
@@ -112,7 +113,8 @@ Options parse(int argc, char** argv) {
   if (o.device != "cpu") {
     // Checked before any work: a run that cannot happen says so at once.
     if (o.device.rfind("cuda", 0) == 0) {
-      std::cerr << "lz-bench: device '" << o.device << "' unavailable: CUDA unavailable: this build of Lazuli has no CUDA backend\n";
+      std::cerr << "lz-bench: device '" << o.device << "' unavailable: CUDA unavailable: "
+                << (lz::cuda::is_available() ? "Lazuli has no CUDA device runtime yet" : lz::cuda::unavailable_reason()) << "\n";
       std::exit(2);
     }
     fail("--device must be cpu or cuda, got '" + o.device + "'");
