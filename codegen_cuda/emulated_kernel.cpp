@@ -146,13 +146,8 @@ EmulatedKernel::EmulatedKernel(const ir::Kernel& k, CudaSource source, const Emu
            options_.block_threads);
 }
 
-EmulatedKernel::EmulatedKernel(const ir::Kernel& k, const EmulatorOptions& options) {
-  std::vector<std::unique_ptr<EmulatedKernel>> one = compile_all({k}, options);
-  std::swap(kernel_, one[0]->kernel_);
-  options_ = one[0]->options_;
-  std::swap(source_, one[0]->source_);
-  std::swap(library_, one[0]->library_);
-  std::swap(entry_, one[0]->entry_);
+std::unique_ptr<EmulatedKernel> EmulatedKernel::compile(const ir::Kernel& k, const EmulatorOptions& options) {
+  return std::move(compile_all({k}, options)[0]);
 }
 
 std::vector<std::unique_ptr<EmulatedKernel>> EmulatedKernel::compile_all(const std::vector<ir::Kernel>& kernels,

@@ -34,8 +34,8 @@ class EmulatedKernel {
  public:
   // Generates and compiles; throws lz::NotImplementedError if the generator
   // cannot express the kernel and lz::InternalError (with the compiler's
-  // output) if the host compiler rejects the source.
-  EmulatedKernel(const ir::Kernel& k, const EmulatorOptions& options);
+  // output) if the host compiler (or NVRTC) rejects the source.
+  static std::unique_ptr<EmulatedKernel> compile(const ir::Kernel& k, const EmulatorOptions& options);
   // Several kernels compiled together (one host compiler run), in order.
   static std::vector<std::unique_ptr<EmulatedKernel>> compile_all(const std::vector<ir::Kernel>& kernels,
                                                                   const EmulatorOptions& options);

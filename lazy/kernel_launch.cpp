@@ -85,7 +85,7 @@ const codegen_cuda::EmulatedKernel* emulated_kernel(const ir::Kernel& k) {
     codegen_cuda::EmulatorOptions options;
     options.cache_dir = codegen_llvm::ObjectFileCache::default_dir() + "-cuda-emu";
     options.nvrtc_archs = detail::cuda_archs();
-    slot = std::make_unique<codegen_cuda::EmulatedKernel>(k, options);
+    slot = codegen_cuda::EmulatedKernel::compile(k, options);
   }
   return slot.get();
 }

@@ -133,9 +133,9 @@ TEST_CASE("cuda emulator: a row reduction does not depend on the grid size", "[c
   for (uint32_t grid : {1u, 4u, 9u}) {
     EmulatorOptions o = options();
     o.max_grid = grid;
-    const EmulatedKernel ek(softmax.kernel, o);
+    const std::unique_ptr<EmulatedKernel> ek = EmulatedKernel::compile(softmax.kernel, o);
     std::vector<compiled_testing::Array> mem = c.buffers;
-    ek.run(c.launch(mem));
+    ek->run(c.launch(mem));
     results.push_back(mem[1]);
   }
   CHECK(results[0].words == results[1].words);
@@ -145,7 +145,7 @@ TEST_CASE("cuda emulator: a row reduction does not depend on the grid size", "[c
 TEST_CASE("cuda emulator: a block size that is not a multiple of 32 is rejected", "[codegen_cuda]") {
   EmulatorOptions o = options();
   o.block_threads = 48;
-  CHECK_THROWS_WITH(EmulatedKernel(cuda_testing::row_kernels()[0].kernel, o),
+  CHECK_THROWS_WITH(EmulatedKernel::compile(cuda_testing::row_kernels()[0].kernel, o),
                     Catch::Contains("block_threads") && Catch::Contains("48"));
 }
 
