@@ -71,8 +71,8 @@ std::string hex(uint64_t h) {
 // The translation unit: the kernels and, for each, an entry point that
 // launches it and turns an emulator error into a message (the emulator
 // header comes first, through -include).
-std::string translation_unit(const std::vector<CudaSource>& sources) {
-  std::string tu = combined_source(sources);
+std::string translation_unit(const std::string& combined, const std::vector<CudaSource>& sources) {
+  std::string tu = combined;
   tu += "\n#include <string>\nstatic thread_local std::string lz_emu_error;\n";
   std::vector<std::string> seen;
   for (const CudaSource& src : sources) {
@@ -159,8 +159,8 @@ std::vector<std::unique_ptr<EmulatedKernel>> EmulatedKernel::compile_all(const s
     sources.push_back(out.back()->source_);
   }
   if (out.empty()) return out;
+  const std::string combined = combined_source(sources);
   if (!options.nvrtc_archs.empty() && nvrtc_info().available) {
-    const std::string combined = combined_source(sources);
     for (const std::string& arch : options.nvrtc_archs) {
       const NvrtcResult r = nvrtc_compile(combined, "emulated", arch);
       LZ_CHECK(r.ok, InternalError, "[cuda emulator] NVRTC (", arch, ") rejects the generated source:\n", r.log,
@@ -171,7 +171,7 @@ std::vector<std::unique_ptr<EmulatedKernel>> EmulatedKernel::compile_all(const s
   std::error_code ec;
   fs::create_directories(dir, ec);
   const fs::path header = emulator_header(dir);
-  const std::string tu = translation_unit(sources);
+  const std::string tu = translation_unit(combined, sources);
   const fs::path so = dir / ("emu_" + hex(stable_hash(tu + header.string() + host_compiler() + kFlags)) + ".so");
   compile_once(tu, "-shared -include '" + header.string() + "'", so,
                kernels.size() == 1 ? "kernel " + kernels[0].name : std::to_string(kernels.size()) + " kernels");

@@ -15,8 +15,7 @@ namespace {
 class UnavailableCudaAllocator final : public Allocator {
  public:
   DataPtr allocate(size_t, Device device) override {
-    LZ_FAIL(DeviceError, "[allocate] device ", device, ": CUDA unavailable: ",
-            cuda::is_available() ? "Lazuli has no CUDA device runtime yet" : cuda::unavailable_reason());
+    LZ_FAIL(DeviceError, "[allocate] device ", device, ": CUDA unavailable: ", cuda::why_no_cuda_tensors());
   }
 };
 

@@ -109,6 +109,9 @@ void require_available(const char* what) {
 bool is_available() { return detail::driver().available; }
 std::string unavailable_reason() { return detail::driver().available ? std::string() : detail::driver().reason; }
 int device_count() { return detail::driver().available ? detail::driver().devices : 0; }
+std::string why_no_cuda_tensors() {
+  return is_available() ? "Lazuli has no CUDA device runtime yet" : unavailable_reason();
+}
 int driver_version() { return detail::driver().version; }
 
 }  // namespace lz::cuda

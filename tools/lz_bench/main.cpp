@@ -114,7 +114,7 @@ Options parse(int argc, char** argv) {
     // Checked before any work: a run that cannot happen says so at once.
     if (o.device.rfind("cuda", 0) == 0) {
       std::cerr << "lz-bench: device '" << o.device << "' unavailable: CUDA unavailable: "
-                << (lz::cuda::is_available() ? "Lazuli has no CUDA device runtime yet" : lz::cuda::unavailable_reason()) << "\n";
+                << lz::cuda::why_no_cuda_tensors() << "\n";
       std::exit(2);
     }
     fail("--device must be cpu or cuda, got '" + o.device + "'");
