@@ -414,6 +414,31 @@ class Generator {
     return s;
   }
 
+  // Declares `dense`: every access either walks the domain in row-major
+  // order (dense_c<a>) or reads a single element (dense_z<a>), so a point's
+  // offset is its flat index or 0, with no division per axis.
+  void emit_dense_check(std::ostream& o, const std::vector<bool>& accesses) const {
+    o << "  lz_i64 dense_stride = 1;\n";
+    for (uint32_t a = 0; a < accesses.size(); ++a) {
+      if (accesses[a]) o << "  bool dense_c" << a << " = true, dense_z" << a << " = true;\n";
+    }
+    for (uint32_t d = k_.rank; d-- > 0;) {
+      for (uint32_t a = 0; a < accesses.size(); ++a) {
+        if (!accesses[a]) continue;
+        o << "  dense_c" << a << " = dense_c" << a << " && (" << size(d) << " == 1 || " << stride(a, d)
+          << " == dense_stride);\n";
+        o << "  dense_z" << a << " = dense_z" << a << " && (" << size(d) << " == 1 || " << stride(a, d)
+          << " == 0);\n";
+      }
+      o << "  dense_stride *= " << size(d) << ";\n";
+    }
+    o << "  const bool dense = true";
+    for (uint32_t a = 0; a < accesses.size(); ++a) {
+      if (accesses[a]) o << " && (dense_c" << a << " || dense_z" << a << ")";
+    }
+    o << ";\n";
+  }
+
   void emit_pointwise_kernel(std::ostream& o) {
     std::vector<uint32_t> all;
     for (uint32_t d = 0; d < k_.rank; ++d) all.push_back(d);
@@ -421,10 +446,20 @@ class Generator {
     for (const ir::Store& s : k_.stores) need(s.value, used);
     o << "  const lz_i64 inner_total = 1;\n  (void)inner_total;\n";
     o << "  const lz_i64 total = " << flat_count(all) << ";\n";
-    o << "  for (lz_i64 p = (lz_i64)blockIdx.x * blockDim.x + threadIdx.x; p < total; p += (lz_i64)gridDim.x * "
-         "blockDim.x) {\n";
     std::vector<bool> accesses = accesses_of(used, -1);
     for (const ir::Store& st : k_.stores) accesses[st.access] = true;
+    emit_dense_check(o, accesses);
+    const char* loop =
+        "for (lz_i64 p = (lz_i64)blockIdx.x * blockDim.x + threadIdx.x; p < total; p += (lz_i64)gridDim.x * "
+        "blockDim.x) {\n";
+    o << "  if (dense) {\n    " << loop;
+    for (uint32_t a = 0; a < accesses.size(); ++a) {
+      if (accesses[a]) o << "      const lz_i64 o" << a << " = dense_c" << a << " ? p : (lz_i64)0;\n";
+    }
+    emit_exprs(o, "      ", used, "o");
+    for (const ir::Store& s : k_.stores) store(o, "      ", s, "o");
+    o << "    }\n    return;\n  }\n";
+    o << "  " << loop;
     decompose(o, "    ", "p", all, accesses, "o", "");
     emit_exprs(o, "    ", used, "o");
     for (const ir::Store& s : k_.stores) store(o, "    ", s, "o");

@@ -2,7 +2,10 @@
 // prelude, the argument struct, one extern "C" __global__ function), the
 // same text for NVRTC and for the host compiler under the emulator.
 //
-// Pointwise kernels are grid-stride loops over the flattened domain. Kernels
+// Pointwise kernels are grid-stride loops over the flattened domain; when
+// every access is dense (row-major) or a single element, which the kernel
+// checks once, a point's offsets are its flat index, with no division per
+// axis (the general path decomposes the index). Kernels
 // with reductions give each outer point (row) to one block: its threads
 // stride over the inner points of every stage, reductions combine through a
 // shuffle-and-shared-memory block reduction (deterministic for a given block

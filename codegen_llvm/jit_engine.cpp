@@ -25,7 +25,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "absl/container/flat_hash_map.h"
-#include "codegen_llvm/object_cache.h"
+#include "core/object_file_cache.h"
 #include "codegen_llvm/runtime_support.h"
 
 namespace lz::codegen_llvm {

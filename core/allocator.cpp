@@ -4,25 +4,16 @@
 #include <atomic>
 
 #include "core/cpu_allocator.h"
-#include "core/cuda.h"
+#include "core/cuda_allocator.h"
 #include "core/error.h"
 
 namespace lz {
 
 namespace {
 
-// Until the CUDA runtime registers its allocator, CUDA allocations fail clearly.
-class UnavailableCudaAllocator final : public Allocator {
- public:
-  DataPtr allocate(size_t, Device device) override {
-    LZ_FAIL(DeviceError, "[allocate] device ", device, ": CUDA unavailable: ", cuda::why_no_cuda_tensors());
-  }
-};
-
 std::array<std::atomic<Allocator*>, kNumDeviceTypes>& allocator_table() {
-  static UnavailableCudaAllocator cuda_unavailable;
-  static std::array<std::atomic<Allocator*>, kNumDeviceTypes> table{
-      &cpu_caching_allocator(), &cuda_unavailable};
+  static std::array<std::atomic<Allocator*>, kNumDeviceTypes> table{&cpu_caching_allocator(),
+                                                                    &cuda::caching_allocator()};
   return table;
 }
 

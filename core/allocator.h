@@ -1,7 +1,7 @@
 // Memory allocation per device. An Allocator hands out DataPtrs: owning
 // pointers that know how to give their memory back. Each device type has one
 // allocator in use, replaceable at run time (tests plug in counting
-// allocators; the CUDA issue plugs in its caching device allocator).
+// allocators).
 #pragma once
 
 #include <cstddef>
@@ -61,7 +61,8 @@ class Allocator {
 };
 
 // The allocator currently used for a device type. Never null: CPU starts with
-// the caching CPU allocator; CUDA starts with one that reports "unavailable".
+// the caching CPU allocator, CUDA with the caching device allocator (which
+// reports "CUDA unavailable: <reason>" where there is no CUDA).
 Allocator* get_allocator(DeviceType type);
 // Installs `allocator` (not owned; must outlive its use) and returns the previous one.
 Allocator* set_allocator(DeviceType type, Allocator* allocator);

@@ -15,9 +15,6 @@ bool is_available();
 std::string unavailable_reason();
 // The number of devices (0 when unavailable).
 int device_count();
-// Why CUDA tensors cannot be used now: unavailable_reason(), or, with a
-// usable driver, that Lazuli's CUDA device runtime does not exist yet.
-std::string why_no_cuda_tensors();
 // The driver's CUDA version as major * 1000 + minor * 10 (0 when unavailable).
 int driver_version();
 

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/cuda_copy.h"
 #include "core/error.h"
 
 namespace lz {
@@ -17,14 +18,16 @@ void StorageImpl::resize(size_t nbytes) {
   LZ_CHECK(resizable(), ValueError,
            "[resize] storage: memory not owned by Lazuli (from_blob) cannot be resized from ",
            nbytes_, " to ", nbytes, " bytes");
-  LZ_CHECK(device().is_cpu(), NotImplementedError, "[resize] storage on ", device(),
-           ": only CPU storage can be resized");
   if (nbytes <= data_.capacity()) {
     nbytes_ = nbytes;
     return;
   }
   DataPtr bigger = allocator_->allocate(nbytes, device());
-  if (nbytes_ > 0) std::memcpy(bigger.get(), data_.get(), nbytes_);
+  if (nbytes_ > 0 && device().is_cuda()) {
+    cuda::copy_device_to_device(bigger.get(), device().index(), data_.get(), device().index(), nbytes_);
+  } else if (nbytes_ > 0) {
+    std::memcpy(bigger.get(), data_.get(), nbytes_);
+  }
   data_ = std::move(bigger);
   nbytes_ = nbytes;
 }

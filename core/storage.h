@@ -21,7 +21,7 @@ class StorageImpl final : public RefCounted {
   Device device() const { return data_.device(); }
   bool resizable() const { return allocator_ != nullptr; }
 
-  // Grows to at least nbytes, copying the old contents (CPU only). Used by
+  // Grows to at least nbytes, copying the old contents. Used by
   // out= operators whose output was given empty.
   void resize(size_t nbytes);
 

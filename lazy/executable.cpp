@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/factories.h"
 #include "core/stable_hash.h"
+#include "codegen_cuda/device_kernel.h"
 #include "codegen_llvm/compiled_kernel.h"
 #include "ir/printer.h"
 #include "lazy/config.h"
@@ -113,9 +114,11 @@ class Executable::Builder {
   uint32_t slot(ir::ValueId v);
   uint32_t size_source(ir::ValueId v);
   void add_eager_step(ir::NodeId id);
-  std::vector<std::shared_ptr<const codegen_llvm::CompiledKernel>> compile_kernels(passes::FusionPlan& plan);
-  void add_kernel_step(const passes::FusionGroup& group, std::shared_ptr<const codegen_llvm::CompiledKernel> compiled);
+  std::vector<KernelCode> compile_kernels(passes::FusionPlan& plan);
+  void add_kernel_step(const passes::FusionGroup& group, KernelCode code);
   void plan_buffers();
+  // Where a kernel's outputs live (every value of one graph is on one device).
+  Device device_of(const passes::FusionGroup& group) const;
   void plan_in_place(KernelStep& k, const std::vector<int64_t>& last_use, size_t step);
 
   Executable& exe_;
@@ -210,14 +213,13 @@ void Executable::Builder::add_eager_step(ir::NodeId id) {
 // Compiles every kernel group (per group: the compiled kernel, or null). A
 // kernel the code generator cannot emit becomes eager steps, one per node,
 // each saying why, so metrics, LZ_DEBUG and dumps show the fallback.
-std::vector<std::shared_ptr<const codegen_llvm::CompiledKernel>> Executable::Builder::compile_kernels(
-    passes::FusionPlan& plan) {
-  std::vector<std::shared_ptr<const codegen_llvm::CompiledKernel>> compiled;
+std::vector<KernelCode> Executable::Builder::compile_kernels(passes::FusionPlan& plan) {
+  std::vector<KernelCode> compiled;
   std::vector<passes::FusionGroup> groups;
   for (passes::FusionGroup& group : plan.groups) {
     std::string failure;
-    std::shared_ptr<const codegen_llvm::CompiledKernel> c;
-    if (group.is_kernel()) c = compile_kernel(group.kernel, &failure);
+    KernelCode c;
+    if (group.is_kernel()) c = compile_kernel(group.kernel, device_of(group), &failure);
     if (failure.empty()) {
       groups.push_back(std::move(group));
       compiled.push_back(std::move(c));
@@ -229,18 +231,26 @@ std::vector<std::shared_ptr<const codegen_llvm::CompiledKernel>> Executable::Bui
       eager.nodes = {n};
       eager.reason = "code generator: " + failure;
       groups.push_back(std::move(eager));
-      compiled.push_back(nullptr);
+      compiled.push_back({});
     }
   }
   plan.groups = std::move(groups);
   return compiled;
 }
 
+Device Executable::Builder::device_of(const passes::FusionGroup& group) const {
+  for (size_t b = 0; b < group.buffer_values.size(); ++b) {
+    if (group.kernel.buffers[b].output) return program_.graph.value(group.buffer_values[b]).type.device;
+  }
+  return Device(DeviceType::CPU);
+}
+
 void Executable::Builder::add_kernel_step(const passes::FusionGroup& group,
-                                          std::shared_ptr<const codegen_llvm::CompiledKernel> compiled) {
+                                          KernelCode code) {
   KernelStep k;
   k.kernel = group.kernel;
-  k.compiled = std::move(compiled);
+  k.code = std::move(code);
+  k.device = device_of(group);
   for (size_t b = 0; b < group.buffer_values.size(); ++b) {
     const ir::ValueId v = group.buffer_values[b];
     if (group.kernel.buffers[b].output) {
@@ -361,7 +371,7 @@ void Executable::Builder::build() {
   });
   pipeline.run(program_);
   passes::FusionPlan plan = passes::plan_fusion(program_, {s.fusion});
-  std::vector<std::shared_ptr<const codegen_llvm::CompiledKernel>> compiled = compile_kernels(plan);
+  std::vector<KernelCode> compiled = compile_kernels(plan);
   exe_.plan_text_ = passes::print_plan(program_.graph, plan);
   exe_.decisions_ = plan.decisions;
   dump.plan(program_, plan, pipeline.stats());
@@ -369,7 +379,8 @@ void Executable::Builder::build() {
     size_t k = 0;
     for (size_t i = 0; i < plan.groups.size(); ++i) {
       if (!plan.groups[i].is_kernel()) continue;
-      if (compiled[i]) dump.kernel_code(k, "ll", compiled[i]->llvm_ir());
+      if (compiled[i].cpu) dump.kernel_code(k, "ll", compiled[i].cpu->llvm_ir());
+      if (compiled[i].cuda) dump.kernel_code(k, "cu", compiled[i].cuda->source().code);
       ++k;
     }
   }
@@ -456,7 +467,8 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, TraceO
     }
     Tensor out = std::move(reused[b]);
     if (!out.defined()) {
-      out = empty(sizes_of(static_cast<uint32_t>(k.output_sizes[b])), TensorOptions().dtype(k.kernel.buffers[b].dtype));
+      out = empty(sizes_of(static_cast<uint32_t>(k.output_sizes[b])),
+                  TensorOptions().dtype(k.kernel.buffers[b].dtype).device(k.device));
       *bytes_allocated += out.nbytes();
     }
     slots[k.buffer_slots[b]] = out;
@@ -466,11 +478,11 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, TraceO
   params.reserve(k.params.size());
   for (uint32_t p : k.params) params.push_back(g.scalar(p));
   if (detail::debug_level() < 2) {
-    launch_kernel(k.kernel, k.compiled.get(), buffers, shapes, std::move(params));
+    launch_kernel(k.kernel, k.code, buffers, shapes, std::move(params));
     return;
   }
   const auto start = std::chrono::steady_clock::now();
-  launch_kernel(k.kernel, k.compiled.get(), buffers, shapes, std::move(params));
+  launch_kernel(k.kernel, k.code, buffers, shapes, std::move(params));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   uint64_t bytes = 0;
   for (const Tensor& b : buffers) bytes += b.nbytes();

@@ -25,10 +25,8 @@
 #include "core/operator_handle.h"
 #include "ir/graph.h"
 #include "ir/kernel_ir.h"
+#include "lazy/kernel_launch.h"
 
-namespace lz::codegen_llvm {
-class CompiledKernel;
-}
 
 namespace lz::lazy {
 
@@ -98,7 +96,8 @@ class Executable {
   class TraceOrder;  // the post order, computed on first use
   struct KernelStep {
     ir::Kernel kernel;
-    std::shared_ptr<const codegen_llvm::CompiledKernel> compiled;  // null: the interpreter runs it
+    KernelCode code;
+    Device device = Device(DeviceType::CPU);  // where its outputs live (and it runs)
     std::vector<uint32_t> buffer_slots;  // per kernel buffer
     std::vector<int32_t> output_sizes;   // per kernel buffer: a size source (outputs), -1 (inputs)
     std::vector<uint32_t> shape_sizes;   // per shape reference: a size source

@@ -5,11 +5,12 @@
 #include <map>
 #include <mutex>
 
+#include "codegen_cuda/device_kernel.h"
 #include "codegen_cuda/emulated_kernel.h"
 #include "codegen_interp/kernel_interpreter.h"
 #include "codegen_llvm/compiled_kernel.h"
 #include "codegen_llvm/jit_engine.h"
-#include "codegen_llvm/object_cache.h"
+#include "core/object_file_cache.h"
 #include "core/error.h"
 #include "lazy/config.h"
 #include "lazy/metrics.h"
@@ -83,7 +84,7 @@ const codegen_cuda::EmulatedKernel* emulated_kernel(const ir::Kernel& k) {
   std::unique_ptr<codegen_cuda::EmulatedKernel>& slot = kernels[entry];
   if (!slot) {
     codegen_cuda::EmulatorOptions options;
-    options.cache_dir = codegen_llvm::ObjectFileCache::default_dir() + "-cuda-emu";
+    options.cache_dir = ObjectFileCache::default_dir() + "-cuda-emu";
     options.nvrtc_archs = detail::cuda_archs();
     slot = codegen_cuda::EmulatedKernel::compile(k, options);
   }
@@ -92,20 +93,29 @@ const codegen_cuda::EmulatedKernel* emulated_kernel(const ir::Kernel& k) {
 
 }  // namespace
 
-std::shared_ptr<const codegen_llvm::CompiledKernel> compile_kernel(const ir::Kernel& k, std::string* failure) {
-  if (detail::codegen() != Settings::Codegen::Llvm) return nullptr;
+KernelCode compile_kernel(const ir::Kernel& k, Device device, std::string* failure) {
+  if (device.is_cuda()) {
+    try {
+      return {nullptr, codegen_cuda::DeviceKernel::get(k, device.index(), codegen_cuda::DeviceKernelOptions())};
+    } catch (const NotImplementedError& e) {
+      *failure = e.what();
+      detail::count_codegen_failure(e.what());
+      return {};
+    }
+  }
+  if (detail::codegen() != Settings::Codegen::Llvm) return {};
   codegen_llvm::CodegenOptions options;
   options.math = detail::fast_math() ? codegen_llvm::MathMode::Fast : codegen_llvm::MathMode::Precise;
   try {
-    return std::make_shared<const codegen_llvm::CompiledKernel>(k, options);
+    return {std::make_shared<const codegen_llvm::CompiledKernel>(k, options), nullptr};
   } catch (const codegen_llvm::CompileFailure& f) {
     *failure = f.reason;
     detail::count_codegen_failure(f.reason);
-    return nullptr;
+    return {};
   }
 }
 
-void launch_kernel(const ir::Kernel& k, const codegen_llvm::CompiledKernel* compiled, std::span<const Tensor> buffers,
+void launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
                    std::span<const SizeVec> shapes, std::vector<Scalar> params) {
   codegen_interp::KernelLaunch launch;
   const SizeVec& domain = shapes[k.domain_shape];
@@ -118,6 +128,8 @@ void launch_kernel(const ir::Kernel& k, const codegen_llvm::CompiledKernel* comp
     launch.accesses.push_back(bind_access(k, a, t, domain, reduced[a]));
   }
   launch.params = std::move(params);
+  if (code.cuda) return code.cuda->launch(launch);
+  const codegen_llvm::CompiledKernel* compiled = code.cpu.get();
   if (detail::codegen() == Settings::Codegen::CudaEmulator) {
     if (const codegen_cuda::EmulatedKernel* emulated = emulated_kernel(k)) return emulated->run(launch);
   }

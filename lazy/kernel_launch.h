@@ -17,21 +17,31 @@
 namespace lz::codegen_llvm {
 class CompiledKernel;
 }
+namespace lz::codegen_cuda {
+class DeviceKernel;
+}
 
 namespace lz::lazy {
 
-// The compiled form of `k` under the current settings: nullptr when kernels
-// run through the interpreter; when the code generator cannot emit `k`,
-// nullptr and *failure says why (the caller plans eager steps instead).
-std::shared_ptr<const codegen_llvm::CompiledKernel> compile_kernel(const ir::Kernel& k, std::string* failure);
+// What runs a kernel: on the CPU the LLVM-compiled kernel (null: the
+// reference interpreter), on a CUDA device the kernel compiled for it.
+struct KernelCode {
+  std::shared_ptr<const codegen_llvm::CompiledKernel> cpu;
+  std::shared_ptr<const codegen_cuda::DeviceKernel> cuda;
+};
+
+// The compiled form of `k` for `device` under the current settings; when
+// the code generator cannot emit `k`, empty and *failure says why (the
+// caller plans eager steps instead).
+KernelCode compile_kernel(const ir::Kernel& k, Device device, std::string* failure);
 
 // `buffers`: one tensor per kernel buffer (outputs already allocated);
 // `shapes`: the sizes of each shape reference; `params`: one per kernel
 // parameter. Throws InternalError when an access does not line up with the
-// domain (a fusion bug, never a wrong answer).
-// `compiled` (may be null: interpreter) runs it; a variant failing to
-// compile at run time falls back to the interpreter, counted and warned once.
-void launch_kernel(const ir::Kernel& k, const codegen_llvm::CompiledKernel* compiled, std::span<const Tensor> buffers,
+// domain (a fusion bug, never a wrong answer). On the CPU, a variant
+// failing to compile at run time falls back to the interpreter, counted and
+// warned once; on a CUDA device the kernel is queued on the device's stream.
+void launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
                    std::span<const SizeVec> shapes, std::vector<Scalar> params);
 
 }  // namespace lz::lazy

@@ -2,12 +2,20 @@
 
 namespace lz::lazy {
 
+namespace {
+thread_local Trace* scoped_trace = nullptr;
+}  // namespace
+
 Trace& Trace::current() {
+  if (scoped_trace != nullptr) return *scoped_trace;
   // The thread's reference keeps the trace alive; tensors that outlive the
   // thread keep their own references.
   thread_local intrusive_ptr<Trace> trace = make_intrusive<Trace>();
   return *trace;
 }
+
+ScopedTrace::ScopedTrace() : trace_(make_intrusive<Trace>()), previous_(scoped_trace) { scoped_trace = trace_.get(); }
+ScopedTrace::~ScopedTrace() { scoped_trace = previous_; }
 
 ir::ValueId Trace::input_for(const Tensor& eager) {
   std::lock_guard<TraceMutex> lock(mutex_);

@@ -69,4 +69,19 @@ class Trace final : public RefCounted {
   bool materializing_ = false;
 };
 
+// Records into a fresh trace while it lives (what the thread had pending
+// stays pending, untouched): an eager CUDA operator runs as a graph of its
+// own without materialising the caller's lazy work.
+class ScopedTrace {
+ public:
+  ScopedTrace();
+  ~ScopedTrace();
+  ScopedTrace(const ScopedTrace&) = delete;
+  ScopedTrace& operator=(const ScopedTrace&) = delete;
+
+ private:
+  intrusive_ptr<Trace> trace_;
+  Trace* previous_;
+};
+
 }  // namespace lz::lazy

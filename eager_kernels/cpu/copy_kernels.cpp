@@ -95,6 +95,8 @@ Tensor to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optiona
   const TensorMeta m = meta::to_copy(self, dtype, std::nullopt, device, std::nullopt, non_blocking,
                                      memory_format);
   Tensor out = empty_like_layout(self, m.dtype, m.device, memory_format);
+  // A transfer is the other device's copy_, through the dispatcher.
+  if (!out.is_cpu() || !self.is_cpu()) return out.copy_(self, non_blocking);
   return copy_(out, self, non_blocking);
 }
 

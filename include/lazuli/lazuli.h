@@ -4,6 +4,8 @@
 
 #include "core/cpu_allocator.h"
 #include "core/cuda.h"
+#include "core/cuda_allocator.h"
+#include "core/cuda_device.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/factories.h"

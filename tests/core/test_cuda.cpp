@@ -19,12 +19,10 @@ TEST_CASE("cuda: availability, its reason and the device count agree", "[cuda]")
     CHECK(cuda::device_count() > 0);
     CHECK(cuda::driver_version() > 0);
     CHECK_NOTHROW(cuda::detail::require_available("test"));
-    CHECK_THAT(cuda::why_no_cuda_tensors(), Contains("device runtime"));
   } else {
     INFO("reason: " << cuda::unavailable_reason());
     CHECK_FALSE(cuda::unavailable_reason().empty());
     CHECK(cuda::device_count() == 0);
-    CHECK(cuda::why_no_cuda_tensors() == cuda::unavailable_reason());
     CHECK_THROWS_AS(cuda::detail::require_available("to"), DeviceError);
     CHECK_THROWS_WITH(cuda::detail::require_available("to"),
                       Contains("[to] CUDA unavailable: ") && Contains(cuda::unavailable_reason()));

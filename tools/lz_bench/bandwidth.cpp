@@ -81,10 +81,38 @@ struct BandwidthProbe::Arrays {
   }
 };
 
-BandwidthProbe::BandwidthProbe(int64_t elements) : arrays_(std::make_unique<Arrays>(elements)) {}
+struct BandwidthProbe::DeviceArrays {
+  Device device;
+  Tensor a, b, c;
+  DeviceArrays(int64_t n, Device d)
+      : device(d),
+        a(lz::zeros({n}, TensorOptions().device(d))),
+        b(lz::ones({n}, TensorOptions().device(d))),
+        c(lz::full({n}, 2.0, TensorOptions().device(d))) {}
+  template <class F>
+  double timed(double bytes_per_element, F&& pass) {
+    cuda::synchronize(device.index());
+    return timed_gbps(bytes_per_element * static_cast<double>(a.numel()), [&] {
+      pass();
+      cuda::synchronize(device.index());
+    });
+  }
+};
+
+BandwidthProbe::BandwidthProbe(int64_t elements, Device device) {
+  if (device.is_cuda()) {
+    device_arrays_ = std::make_unique<DeviceArrays>(elements, device);
+  } else {
+    arrays_ = std::make_unique<Arrays>(elements);
+  }
+}
 BandwidthProbe::~BandwidthProbe() = default;
 
 double BandwidthProbe::copy_gbps() {
+  if (device_arrays_) {
+    DeviceArrays& d = *device_arrays_;
+    return d.timed(2.0 * 4.0, [&] { d.a.copy_(d.b); });
+  }
   Arrays& x = *arrays_;
   return timed_gbps(2.0 * 4.0 * static_cast<double>(x.n), [&] {
     for_blocks(x.n, [&](int64_t lo, int64_t hi) {
@@ -94,6 +122,10 @@ double BandwidthProbe::copy_gbps() {
 }
 
 double BandwidthProbe::triad_gbps() {
+  if (device_arrays_) {
+    DeviceArrays& d = *device_arrays_;
+    return d.timed(3.0 * 4.0, [&] { lz::add_out(d.a, d.b, d.c, 3.0); });
+  }
   Arrays& x = *arrays_;
   return timed_gbps(3.0 * 4.0 * static_cast<double>(x.n), [&] {
     for_blocks(x.n, [&](int64_t lo, int64_t hi) {

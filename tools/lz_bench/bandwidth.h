@@ -4,17 +4,21 @@
 // stores as the kernels' large outputs are. On these virtual machines the
 // bandwidth moves between levels within seconds, so the runner measures it
 // again next to every timed run rather than trusting one start-up figure.
+// On a CUDA device the same two passes run on device memory (a
+// device-to-device copy, and an add kernel), timed to the stream's end.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 
+#include "core/device.h"
+
 namespace lz::bench_runner {
 
 class BandwidthProbe {
  public:
-  // Three arrays of `elements` floats (default 64 MiB each).
-  explicit BandwidthProbe(int64_t elements = int64_t{16} << 20);
+  // Three arrays of `elements` floats (default 64 MiB each) on `device`.
+  explicit BandwidthProbe(int64_t elements = int64_t{16} << 20, Device device = Device(DeviceType::CPU));
   BandwidthProbe(const BandwidthProbe&) = delete;
   BandwidthProbe& operator=(const BandwidthProbe&) = delete;
   ~BandwidthProbe();
@@ -25,7 +29,9 @@ class BandwidthProbe {
 
  private:
   struct Arrays;
+  struct DeviceArrays;
   std::unique_ptr<Arrays> arrays_;
+  std::unique_ptr<DeviceArrays> device_arrays_;
 };
 
 }  // namespace lz::bench_runner

@@ -110,14 +110,23 @@ Options parse(int argc, char** argv) {
   for (const std::string& id : o.ids) {
     if (known.count(id) == 0) fail("unknown workload '" + id + "' (W1-W9)");
   }
-  if (o.device != "cpu") {
+  try {
+    o.run.device = lz::Device(o.device);
+  } catch (const lz::Error&) {
+    fail("--device must be cpu, cuda or cuda:N, got '" + o.device + "'");
+  }
+  if (o.run.device.is_cuda()) {
     // Checked before any work: a run that cannot happen says so at once.
-    if (o.device.rfind("cuda", 0) == 0) {
-      std::cerr << "lz-bench: device '" << o.device << "' unavailable: CUDA unavailable: "
-                << lz::cuda::why_no_cuda_tensors() << "\n";
+    std::string why;
+    if (!lz::cuda::is_available()) {
+      why = lz::cuda::unavailable_reason();
+    } else if (o.run.device.index() >= lz::cuda::device_count()) {
+      why = "there are " + std::to_string(lz::cuda::device_count()) + " CUDA devices";
+    }
+    if (!why.empty()) {
+      std::cerr << "lz-bench: device '" << o.device << "' unavailable: CUDA unavailable: " << why << "\n";
       std::exit(2);
     }
-    fail("--device must be cpu or cuda, got '" + o.device + "'");
   }
   return o;
 }
@@ -144,12 +153,18 @@ int main(int argc, char** argv) {
   if (o.threads > 0) lz::set_num_threads(o.threads);
 
   RunReport report;
-  report.device = o.device;
+  report.device = o.run.device.str();
+  if (o.run.device.is_cuda()) {
+    const lz::cuda::DeviceProperties& p = lz::cuda::device_properties(o.run.device.index());
+    report.device += " (" + p.name + ", " + p.arch() + ")";
+  }
   report.dtype = o.run.dtype == lz::kBFloat16 ? "bf16" : "f32";
   report.threads = lz::get_num_threads();
   report.repetitions = o.run.repetitions;
   report.quick = o.run.quick;
-  BandwidthProbe bandwidth(o.run.quick ? int64_t{4} << 20 : int64_t{16} << 20);
+  // On a GPU the arrays must be far larger than its L2 cache (50 MB on an H100).
+  const int64_t probe_elements = o.run.device.is_cuda() ? int64_t{64} << 20 : int64_t{16} << 20;
+  BandwidthProbe bandwidth(o.run.quick ? int64_t{4} << 20 : probe_elements, o.run.device);
   bandwidth.copy_gbps();  // the first pass pays for page faults
   report.startup_copy_gbps = bandwidth.copy_gbps();
   report.startup_triad_gbps = bandwidth.triad_gbps();

@@ -23,6 +23,11 @@ std::vector<Tensor> copies(const std::vector<Tensor>& in, bool lazy) {
   return out;
 }
 
+// Waits for the work queued on a CUDA device (CPU work is done on return).
+void finish(Device device) {
+  if (device.is_cuda()) cuda::synchronize(device.index());
+}
+
 // One run: the workload, its lazy results materialised.
 std::vector<Tensor> run_once(const Workload& w, std::vector<Tensor>& inputs, bool lazy) {
   std::vector<Tensor> out = w.run(inputs);
@@ -30,10 +35,13 @@ std::vector<Tensor> run_once(const Workload& w, std::vector<Tensor>& inputs, boo
   return out;
 }
 
-// A timed run: `rounds` runs (W8: trace + materialise, again and again).
-double timed_ms(const Workload& w, std::vector<Tensor>& inputs, bool lazy) {
+// A timed run: `rounds` runs (W8: trace + materialise, again and again),
+// to the end of the device's work.
+double timed_ms(const Workload& w, std::vector<Tensor>& inputs, bool lazy, Device device) {
+  finish(device);
   const Clock::time_point t0 = Clock::now();
   for (int i = 0; i < w.rounds; ++i) run_once(w, inputs, lazy);
+  finish(device);
   return ms_since(t0);
 }
 
@@ -52,8 +60,8 @@ std::string shapes_of(const std::vector<Tensor>& inputs) {
 // atol + rtol |eager|.
 void compare(const std::vector<Tensor>& lazy, const std::vector<Tensor>& eager, WorkloadResult& r) {
   for (size_t i = 0; i < eager.size(); ++i) {
-    const Tensor b = eager[i].to(kFloat32);
-    const Tensor a = lazy[i].to_eager().to(kFloat32);
+    const Tensor b = eager[i].to(Device(kCPU), kFloat32);
+    const Tensor a = lazy[i].to_eager().to(Device(kCPU), kFloat32);
     const Tensor diff = (a - b).abs();
     r.max_abs_err = std::max(r.max_abs_err, diff.max().item<double>());
     r.max_rel_err = std::max(r.max_rel_err, (diff / b.abs().clamp_min(r.atol)).max().item<double>());
@@ -71,7 +79,8 @@ WorkloadResult measure(const Workload& w, const RunOptions& options, BandwidthPr
   // bfloat16 keeps 8 bits: its results agree to about 2^-8.
   r.atol = options.dtype == kBFloat16 ? 2e-2 : w.atol;
   r.rtol = options.dtype == kBFloat16 ? 2e-2 : w.rtol;
-  const std::vector<Tensor> inputs = w.make_inputs(options.quick, options.dtype);
+  std::vector<Tensor> inputs = w.make_inputs(options.quick, options.dtype);
+  for (Tensor& t : inputs) t = t.to(options.device);
   r.sizes = shapes_of(inputs);
   r.bytes = w.bytes(inputs) * w.rounds;
 
@@ -81,6 +90,7 @@ WorkloadResult measure(const Workload& w, const RunOptions& options, BandwidthPr
   const lazy::LazyMetrics start = lazy::metrics();
   Clock::time_point t0 = Clock::now();
   const std::vector<Tensor> first = run_once(w, lazy_in, true);
+  finish(options.device);
   r.first_ms = ms_since(t0);
   compare(first, reference, r);
 
@@ -88,9 +98,9 @@ WorkloadResult measure(const Workload& w, const RunOptions& options, BandwidthPr
   lazy::LazyMetrics before_timed = lazy::metrics();
   for (int rep = 0; rep < options.repetitions; ++rep) {
     copy_gbps.push_back(bandwidth.copy_gbps());
-    eager_ms.push_back(timed_ms(w, eager_in, false));
+    eager_ms.push_back(timed_ms(w, eager_in, false, options.device));
     copy_gbps.push_back(bandwidth.copy_gbps());
-    lazy_ms.push_back(timed_ms(w, lazy_in, true));
+    lazy_ms.push_back(timed_ms(w, lazy_in, true, options.device));
   }
   const lazy::LazyMetrics end = lazy::metrics();
   const double runs = static_cast<double>(options.repetitions) * w.rounds;

@@ -12,6 +12,7 @@ struct RunOptions {
   bool quick = false;
   int repetitions = 10;
   ScalarType dtype = kFloat32;
+  Device device = Device(DeviceType::CPU);  // inputs are moved there; runs wait for the device
 };
 
 // Runs `w` eagerly and lazily: the lazy result against the eager one, the

@@ -1,7 +1,7 @@
-// The on-disk cache of compiled kernel object code: a directory of files
-// shared by every process of one user, so a kernel compiled once is not
-// compiled again by the next run. It stores opaque bytes (the JIT engine
-// decides what they are) and never includes an LLVM header.
+// The on-disk cache of compiled kernel code: a directory of files shared by
+// every process of one user, so a kernel compiled once is not compiled
+// again by the next run. It stores opaque bytes (the LLVM JIT engine's
+// object files, NVRTC's cubins): the caller decides what they are.
 //
 // Every failure (missing, unreadable, corrupt, unwritable) is reported as a
 // miss or a `false`, never an exception: the caller can always compile
@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-namespace lz::codegen_llvm {
+namespace lz {
 
 struct ObjectCacheStats {
   int64_t hits = 0;
@@ -102,4 +102,4 @@ class ObjectFileCache {
   mutable std::atomic<int64_t> evicted_{0};
 };
 
-}  // namespace lz::codegen_llvm
+}  // namespace lz

@@ -4,7 +4,7 @@
 // or unlink replaces the name. So a reader sees one whole entry or none, and
 // the checksum only has to catch what the file system lets through: crashes
 // mid-write by another tool, truncation, bit rot, hand-edited files.
-#include "codegen_llvm/object_cache.h"
+#include "core/object_file_cache.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -20,7 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace lz::codegen_llvm {
+namespace lz {
 namespace {
 
 constexpr std::string_view kMagic = "LZKO";
@@ -346,4 +346,4 @@ std::string ObjectFileCache::default_dir() {
   return (tmp / absl::StrCat("lazuli-kernels-", ::getuid())).string();
 }
 
-}  // namespace lz::codegen_llvm
+}  // namespace lz

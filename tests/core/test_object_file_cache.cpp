@@ -19,10 +19,10 @@
 #include <thread>
 #include <vector>
 
-#include "codegen_llvm/object_cache.h"
+#include "core/object_file_cache.h"
 
 namespace fs = std::filesystem;
-using lz::codegen_llvm::ObjectFileCache;
+using lz::ObjectFileCache;
 
 namespace {
 
