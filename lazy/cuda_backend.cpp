@@ -114,6 +114,20 @@ bool returns_tensors_only(const FunctionSchema& schema) {
   return true;
 }
 
+bool has_cuda_tensor(const IValue& v) {
+  if (cuda_tensor(v) != nullptr) return true;
+  if (v.is_tensor_list()) {
+    for (const Tensor& t : v.to_tensor_list()) {
+      if (t.defined() && t.is_cuda()) return true;
+    }
+  } else if (v.tag() == IValue::Tag::OptionalTensorList) {
+    for (const auto& t : v.to_optional_tensor_list()) {
+      if (t && t->defined() && t->is_cuda()) return true;
+    }
+  }
+  return false;
+}
+
 // Replaces every CUDA tensor in `v` with what f makes of it.
 template <class F>
 void map_cuda_tensors(IValue& v, F&& f) {
@@ -157,6 +171,7 @@ void run_on_host(const OperatorHandle& op, Stack* stack) {
   std::vector<std::pair<Tensor, Tensor>> written;  // (device tensor, its host copy)
   for (size_t i = 0; i < n; ++i) {
     if (const Tensor* t = cuda_tensor(args[i]); t != nullptr && schema.arguments()[i].is_write()) {
+      device = device.value_or(t->device());
       written.emplace_back(*t, t->to(Device(kCPU)));
       args[i] = IValue(written.back().second);
     }
@@ -265,7 +280,7 @@ void cuda_fallback(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   const size_t n = schema.arguments().size();
   IValue* args = stack->data() + (stack->size() - n);
   bool on_device = false;  // a tensor argument lives on a CUDA device
-  for (size_t i = 0; i < n; ++i) map_cuda_tensors(args[i], [&](const Tensor& t) { on_device = true; return t; });
+  for (size_t i = 0; i < n; ++i) on_device = on_device || has_cuda_tensor(args[i]);
   LZ_CHECK(on_device || op.entry().device_argument, NotImplementedError, "[", op.name(),
            "] has no kernel for dispatch key CUDA: none of its tensor arguments is on a CUDA device");
   if (&op.entry() == copy) {
