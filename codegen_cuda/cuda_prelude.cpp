@@ -13,6 +13,10 @@ std::string_view cuda_prelude() {
 typedef long long lz_i64;
 typedef unsigned long long lz_u64;
 
+// Four consecutive elements, aligned so that one vector instruction moves
+// them (the vectorized path of dense pointwise kernels).
+template <class T> struct alignas(4 * sizeof(T)) lz_vec { T x[4]; };
+
 LZ_D double lz_inf() { return __longlong_as_double(0x7ff0000000000000LL); }
 LZ_D double lz_nan() { return __longlong_as_double(0x7ff8000000000000LL); }
 

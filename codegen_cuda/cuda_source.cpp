@@ -137,6 +137,9 @@ const char* reduce_code(ir::ReduceOp op) {
 class Generator {
  public:
   explicit Generator(const ir::Kernel& k) : k_(k), layout_(args_layout(k)) {}
+  // Elements per thread in the vectorized dense path (16 bytes of float32;
+  // the prelude's lz_vec holds this many).
+  static constexpr int kVectorLanes = 4;
 
   CudaSource run() {
     std::ostringstream body;
@@ -376,8 +379,13 @@ class Generator {
   ScalarType buffer_dtype(uint32_t access) const { return k_.buffers[k_.accesses[access].buffer].dtype; }
 
   std::string element(uint32_t access, const std::string& off, bool write) const {
+    // In the vectorized path, lane `lane_` of the access's register vector.
+    if (!lane_.empty()) return std::string(write ? "lzw" : "lzv") + std::to_string(access) + ".x[" + lane_ + "]";
     return std::string("((") + (write ? "" : "const ") + storage_type(buffer_dtype(access)) + "*)a.data[" +
            std::to_string(access) + "])[" + off + std::to_string(access) + "]";
+  }
+  std::string vector_type(uint32_t access) const {
+    return std::string("lz_vec<") + storage_type(buffer_dtype(access)) + ">";
   }
 
   std::string load(uint32_t access, ScalarType t, const std::string& off) const {
@@ -439,6 +447,63 @@ class Generator {
     o << ";\n";
   }
 
+  // One point of the dense path: offsets are the flat index p or 0.
+  void emit_dense_point(std::ostream& o, const std::string& indent, const std::vector<bool>& used,
+                        const std::vector<bool>& accesses) {
+    for (uint32_t a = 0; a < accesses.size(); ++a) {
+      if (accesses[a]) o << indent << "const lz_i64 o" << a << " = dense_c" << a << " ? p : (lz_i64)0;\n";
+    }
+    emit_exprs(o, indent, used, "o");
+    for (const ir::Store& s : k_.stores) store(o, indent, s, "o");
+  }
+
+  // The dense path with every dense access aligned to a vector of
+  // kVectorLanes elements: each thread loads its lanes of every input with
+  // one vector load (a single element is broadcast), computes the lanes in
+  // registers and writes each output with one vector store; the last
+  // total % kVectorLanes points go point by point.
+  void emit_vector_path(std::ostream& o, const std::vector<bool>& used, const std::vector<bool>& loaded,
+                        const std::vector<bool>& accesses) {
+    o << "  bool aligned = true;\n";
+    for (uint32_t a = 0; a < accesses.size(); ++a) {
+      if (!accesses[a]) continue;
+      o << "  aligned = aligned && (!dense_c" << a << " || (lz_u64)a.data[" << a << "] % sizeof(" << vector_type(a)
+        << ") == 0);\n";
+    }
+    o << "  if (aligned) {\n";
+    o << "    const lz_i64 groups = total / " << kVectorLanes << ";\n";
+    o << "    for (lz_i64 g = (lz_i64)blockIdx.x * blockDim.x + threadIdx.x; g < groups; g += (lz_i64)gridDim.x * "
+         "blockDim.x) {\n";
+    o << "      const lz_i64 base = g * " << kVectorLanes << ";\n";
+    for (uint32_t a = 0; a < loaded.size(); ++a) {
+      if (!loaded[a]) continue;
+      const std::string t = storage_type(buffer_dtype(a)), v = "lzv" + std::to_string(a);
+      const std::string ptr = "((const " + t + "*)a.data[" + std::to_string(a) + "])";
+      o << "      " << vector_type(a) << " " << v << ";\n";
+      o << "      if (dense_c" << a << ") { " << v << " = *(const " << vector_type(a) << "*)(" << ptr
+        << " + base); } else { for (int l = 0; l < " << kVectorLanes << "; ++l) " << v << ".x[l] = " << ptr
+        << "[0]; }\n";
+    }
+    for (const ir::Store& st : k_.stores) o << "      " << vector_type(st.access) << " lzw" << st.access << ";\n";
+    o << "      for (int lane = 0; lane < " << kVectorLanes << "; ++lane) {\n";
+    lane_ = "lane";
+    emit_exprs(o, "        ", used, "o");
+    for (const ir::Store& st : k_.stores) store(o, "        ", st, "o");
+    lane_.clear();
+    o << "      }\n";
+    for (const ir::Store& st : k_.stores) {
+      const std::string t = storage_type(buffer_dtype(st.access)), w = "lzw" + std::to_string(st.access);
+      const std::string ptr = "((" + t + "*)a.data[" + std::to_string(st.access) + "])";
+      o << "      if (dense_c" << st.access << ") { *(" << vector_type(st.access) << "*)(" << ptr << " + base) = " << w
+        << "; } else { " << ptr << "[0] = " << w << ".x[" << kVectorLanes - 1 << "]; }\n";
+    }
+    o << "    }\n";
+    o << "    for (lz_i64 p = groups * " << kVectorLanes << " + (lz_i64)blockIdx.x * blockDim.x + threadIdx.x; "
+         "p < total; p += (lz_i64)gridDim.x * blockDim.x) {\n";
+    emit_dense_point(o, "      ", used, accesses);
+    o << "    }\n    return;\n  }\n";
+  }
+
   void emit_pointwise_kernel(std::ostream& o) {
     std::vector<uint32_t> all;
     for (uint32_t d = 0; d < k_.rank; ++d) all.push_back(d);
@@ -446,18 +511,17 @@ class Generator {
     for (const ir::Store& s : k_.stores) need(s.value, used);
     o << "  const lz_i64 inner_total = 1;\n  (void)inner_total;\n";
     o << "  const lz_i64 total = " << flat_count(all) << ";\n";
-    std::vector<bool> accesses = accesses_of(used, -1);
+    const std::vector<bool> loaded = accesses_of(used, -1);
+    std::vector<bool> accesses = loaded;
     for (const ir::Store& st : k_.stores) accesses[st.access] = true;
     emit_dense_check(o, accesses);
     const char* loop =
         "for (lz_i64 p = (lz_i64)blockIdx.x * blockDim.x + threadIdx.x; p < total; p += (lz_i64)gridDim.x * "
         "blockDim.x) {\n";
-    o << "  if (dense) {\n    " << loop;
-    for (uint32_t a = 0; a < accesses.size(); ++a) {
-      if (accesses[a]) o << "      const lz_i64 o" << a << " = dense_c" << a << " ? p : (lz_i64)0;\n";
-    }
-    emit_exprs(o, "      ", used, "o");
-    for (const ir::Store& s : k_.stores) store(o, "      ", s, "o");
+    o << "  if (dense) {\n";
+    emit_vector_path(o, used, loaded, accesses);
+    o << "    " << loop;
+    emit_dense_point(o, "      ", used, accesses);
     o << "    }\n    return;\n  }\n";
     o << "  " << loop;
     decompose(o, "    ", "p", all, accesses, "o", "");
@@ -556,6 +620,7 @@ class Generator {
   const ir::Kernel& k_;
   ArgsLayout layout_;
   bool row_ = false;
+  std::string lane_;  // non-empty while emitting the lanes of the vectorized path
 };
 
 }  // namespace
