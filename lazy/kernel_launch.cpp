@@ -93,7 +93,21 @@ const codegen_cuda::EmulatedKernel* emulated_kernel(const ir::Kernel& k) {
 
 }  // namespace
 
+namespace {
+std::mutex observer_mutex;
+std::function<void(const ir::Kernel&)> kernel_observer;
+}  // namespace
+
+void set_kernel_observer(std::function<void(const ir::Kernel&)> observer) {
+  std::lock_guard<std::mutex> lock(observer_mutex);
+  kernel_observer = std::move(observer);
+}
+
 KernelCode compile_kernel(const ir::Kernel& k, Device device, std::string* failure) {
+  {
+    std::lock_guard<std::mutex> lock(observer_mutex);
+    if (kernel_observer) kernel_observer(k);
+  }
   if (device.is_cuda()) {
     try {
       return {nullptr, codegen_cuda::DeviceKernel::get(k, device.index(), codegen_cuda::DeviceKernelOptions())};

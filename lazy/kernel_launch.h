@@ -5,6 +5,7 @@
 // reference interpreter (LZ_CODEGEN=interp, or a kernel that failed to compile).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -34,6 +35,10 @@ struct KernelCode {
 // the code generator cannot emit `k`, empty and *failure says why (the
 // caller plans eager steps instead).
 KernelCode compile_kernel(const ir::Kernel& k, Device device, std::string* failure);
+
+// For tests: `observer` is called with every kernel compile_kernel is asked
+// for (every new executable's kernels, any device); null removes it.
+void set_kernel_observer(std::function<void(const ir::Kernel&)> observer);
 
 // `buffers`: one tensor per kernel buffer (outputs already allocated);
 // `shapes`: the sizes of each shape reference; `params`: one per kernel
