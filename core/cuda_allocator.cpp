@@ -29,9 +29,11 @@ struct DevicePool {
 
 DevicePool& pool(int index) {
   static std::mutex mutex;
-  static std::map<int, std::unique_ptr<DevicePool>> pools;
+  // Never destroyed: a tensor destroyed at exit (a static) still returns
+  // its block here, after function-local statics are gone.
+  static auto* pools = new std::map<int, std::unique_ptr<DevicePool>>();
   std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<DevicePool>& p = pools[index];
+  std::unique_ptr<DevicePool>& p = (*pools)[index];
   if (!p) {
     p = std::make_unique<DevicePool>();
     p->index = index;
