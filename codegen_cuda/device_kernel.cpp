@@ -34,11 +34,11 @@ const ObjectFileCache& disk_cache(const std::string& dir) {
 
 }  // namespace
 
-std::string cached_cubin(const CudaSource& source, const std::string& arch, const std::string& cache_dir,
-                         const std::string& kernel) {
+std::string cached_device_code(const CudaSource& source, const std::string& arch, const std::string& cache_dir,
+                               const std::string& kernel) {
   const NvrtcInfo& nvrtc = nvrtc_info();
   LZ_CHECK(nvrtc.available, DeviceError, "[cuda kernel ", kernel, "] NVRTC unavailable: ", nvrtc.reason);
-  const std::string key = "cubin|nvrtc " + std::to_string(nvrtc.major) + "." + std::to_string(nvrtc.minor) + "|" +
+  const std::string key = "device code|nvrtc " + std::to_string(nvrtc.major) + "." + std::to_string(nvrtc.minor) + "|" +
                           arch + "|" + source.code;
   const ObjectFileCache* disk = cache_dir.empty() ? nullptr : &disk_cache(cache_dir);
   if (disk) {
@@ -51,9 +51,10 @@ std::string cached_cubin(const CudaSource& source, const std::string& arch, cons
   const NvrtcResult r = nvrtc_compile(source.code, source.entry, arch);
   LZ_CHECK(r.ok, InternalError, "[cuda kernel ", kernel, "] NVRTC (", arch, ") rejects the generated source:\n",
            r.log, "\n--- source ---\n", source.code);
-  std::string cubin(r.cubin.begin(), r.cubin.end());
-  if (disk) disk->store(key, cubin);
-  return cubin;
+  // PTX is loaded as a NUL-terminated string.
+  std::string code = r.cubin.empty() ? r.ptx + '\0' : std::string(r.cubin.begin(), r.cubin.end());
+  if (disk) disk->store(key, code);
+  return code;
 }
 
 DeviceKernel::DeviceKernel(const ir::Kernel& k, CudaSource source, int device, const DeviceKernelOptions& options)
@@ -66,11 +67,12 @@ DeviceKernel::DeviceKernel(const ir::Kernel& k, CudaSource source, int device, c
     emulated_ = EmulatedKernel::compile(k, emu);
     return;
   }
-  const std::string arch = options.arch.empty() ? props.arch() : options.arch;
-  const std::string cubin = cached_cubin(source_, arch, options.cache_dir, k.name);
+  const std::string arch =
+      options.arch.empty() ? nvrtc_target(props.major * 10 + props.minor, nvrtc_supported_archs()) : options.arch;
+  const std::string code = cached_device_code(source_, arch, options.cache_dir, k.name);
   const DriverApi& api = driver_api("cuda kernel");
   activate(device, "cuda kernel");
-  check(api.cuModuleLoadData(&module_, cubin.data()), "cuModuleLoadData", "cuda kernel");
+  check(api.cuModuleLoadData(&module_, code.data()), "cuModuleLoadData", "cuda kernel");
   check(api.cuModuleGetFunction(&function_, module_, source_.entry.c_str()), "cuModuleGetFunction", "cuda kernel");
 }
 

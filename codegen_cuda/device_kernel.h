@@ -1,5 +1,5 @@
 // A generated kernel on a CUDA device: its source compiled by NVRTC for the
-// device's architecture, the cubin cached in memory and on disk (keyed by
+// device's architecture (PTX when NVRTC predates the device), cached in memory and on disk (keyed by
 // the source, the NVRTC version and the architecture), loaded as a module
 // into the device's context and launched on the device's stream with the
 // argument block of kernel_args.h. On an emulated device (device memory is
@@ -25,8 +25,8 @@ struct DeviceKernelOptions {
   std::string cache_dir = ObjectFileCache::default_dir() + "-cuda";
   uint32_t block_threads = 256;
   uint32_t max_grid = 65535;
-  // The architecture to compile for when the device's own is not what
-  // NVRTC should target ("" = the device's, e.g. "sm_90").
+  // The architecture to compile for ("" = the device's, e.g. "sm_90", or
+  // PTX for the newest NVRTC knows when the device is newer: nvrtc_target).
   std::string arch;
 };
 
@@ -69,13 +69,15 @@ class DeviceKernel {
 
 DeviceKernelStats device_kernel_stats();
 
-// The cubin (an ELF image) of `source` for `arch` ("sm_90"): read from the
-// disk cache in `cache_dir` (keyed by the source, the NVRTC version and the
+// The device code of `source` for `arch`: a cubin (an ELF image) for a
+// real architecture ("sm_90"), NUL-terminated PTX for a virtual one
+// ("compute_90"); either is what cuModuleLoadData takes. Read from the disk
+// cache in `cache_dir` (keyed by the source, the NVRTC version and the
 // architecture; "" = no disk cache), else compiled by NVRTC and stored. A
 // corrupt entry reads as a miss and is rebuilt. Throws DeviceError when
 // NVRTC is unavailable, InternalError (source and log) when it rejects the
 // source; `kernel` names the kernel in those messages.
-std::string cached_cubin(const CudaSource& source, const std::string& arch, const std::string& cache_dir,
-                         const std::string& kernel);
+std::string cached_device_code(const CudaSource& source, const std::string& arch, const std::string& cache_dir,
+                               const std::string& kernel);
 
 }  // namespace lz::codegen_cuda

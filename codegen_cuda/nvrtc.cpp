@@ -2,7 +2,9 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 
 #include "core/error.h"
 
@@ -21,6 +23,10 @@ struct Api {
   int (*log)(Program, char*) = nullptr;
   int (*cubin_size)(Program, size_t*) = nullptr;
   int (*cubin)(Program, char*) = nullptr;
+  int (*ptx_size)(Program, size_t*) = nullptr;
+  int (*ptx)(Program, char*) = nullptr;
+  int (*num_archs)(int*) = nullptr;
+  int (*archs)(int*) = nullptr;
   int (*destroy)(Program*) = nullptr;
   const char* (*error_string)(int) = nullptr;
 };
@@ -55,7 +61,9 @@ Loaded load() {
     if (!(bind(lib, "nvrtcVersion", a.version) && bind(lib, "nvrtcCreateProgram", a.create) &&
           bind(lib, "nvrtcCompileProgram", a.compile) && bind(lib, "nvrtcGetProgramLogSize", a.log_size) &&
           bind(lib, "nvrtcGetProgramLog", a.log) && bind(lib, "nvrtcGetCUBINSize", a.cubin_size) &&
-          bind(lib, "nvrtcGetCUBIN", a.cubin) && bind(lib, "nvrtcDestroyProgram", a.destroy) &&
+          bind(lib, "nvrtcGetCUBIN", a.cubin) && bind(lib, "nvrtcGetPTXSize", a.ptx_size) &&
+          bind(lib, "nvrtcGetPTX", a.ptx) && bind(lib, "nvrtcGetNumSupportedArchs", a.num_archs) &&
+          bind(lib, "nvrtcGetSupportedArchs", a.archs) && bind(lib, "nvrtcDestroyProgram", a.destroy) &&
           bind(lib, "nvrtcGetErrorString", a.error_string))) {
       tried += (tried.empty() ? "" : "; ") + c + ": missing NVRTC symbols";
       dlclose(lib);
@@ -101,13 +109,47 @@ NvrtcResult nvrtc_compile(const std::string& source, const std::string& name, co
   }
   r.ok = compiled == 0;
   if (!r.ok && r.log.empty()) r.log = a.error_string(compiled);
-  size_t cubin_size = 0;
-  if (r.ok && a.cubin_size(prog, &cubin_size) == 0 && cubin_size > 0) {
-    r.cubin.resize(cubin_size);
+  size_t size = 0;
+  if (r.ok && arch.rfind("compute_", 0) == 0) {
+    if (a.ptx_size(prog, &size) == 0 && size > 1) {
+      r.ptx.resize(size);
+      a.ptx(prog, r.ptx.data());
+      r.ptx.resize(size - 1);  // the terminating NUL
+    }
+  } else if (r.ok && a.cubin_size(prog, &size) == 0 && size > 0) {
+    r.cubin.resize(size);
     a.cubin(prog, r.cubin.data());
   }
   a.destroy(&prog);
   return r;
+}
+
+const std::vector<int>& nvrtc_supported_archs() {
+  static const std::vector<int> archs = [] {
+    std::vector<int> out;
+    const Loaded& l = loaded();
+    int n = 0;
+    if (!l.info.available || l.api.num_archs(&n) != 0 || n <= 0) return out;
+    out.resize(static_cast<size_t>(n));
+    if (l.api.archs(out.data()) != 0) out.clear();
+    std::sort(out.begin(), out.end());
+    return out;
+  }();
+  return archs;
+}
+
+std::string nvrtc_target(int device_arch, const std::vector<int>& supported) {
+  if (std::binary_search(supported.begin(), supported.end(), device_arch)) {
+    return "sm_" + std::to_string(device_arch);
+  }
+  // PTX is forward compatible: the newest architecture not above the device's.
+  auto newest = std::upper_bound(supported.begin(), supported.end(), device_arch);
+  LZ_CHECK(newest != supported.begin(), DeviceError, "[nvrtc] a device of compute capability ", device_arch / 10,
+           ".", device_arch % 10, " is older than every architecture this NVRTC supports (",
+           supported.empty() ? std::string("none") : "sm_" + std::to_string(supported.front()) + " to sm_" +
+                                                         std::to_string(supported.back()),
+           ")");
+  return "compute_" + std::to_string(*std::prev(newest));
 }
 
 }  // namespace lz::codegen_cuda
