@@ -654,7 +654,10 @@ class Emitter {
       const Ptrs outer = axis_offsets(o, b_.getInt64(0), num_outer_, {});
       for (size_t gi = 0; gi < groups.size(); ++gi) {
         const StageGroup& g = groups[gi];
-        group_ = static_cast<int32_t>(gi);
+        // Reduced stores evaluate once per outer point, outside the inner
+        // loops: plan_stage_cache keeps nothing for them, and a kept value
+        // (per inner point, maybe not yet written) is not theirs to read.
+        group_ = g.kind == StageGroup::Kind::ReducedStore ? -1 : static_cast<int32_t>(gi);
         prefetch_rows_ = gi == prefetching;
         switch (g.kind) {
           case StageGroup::Kind::Reduce: {
@@ -743,7 +746,7 @@ class Emitter {
   bool prefetch_rows_ = false;  // set while emitting the group that prefetches the next row
   bool prefetch_ahead_ = false;  // set while emitting a streaming loop (prefetch_ahead)
   Ptrs scratch_;                 // per slot: its scratch row
-  int32_t group_ = -1;           // the stage group being emitted (run of a reduction), else -1
+  int32_t group_ = -1;           // the stage group whose inner loops are being emitted (run of a reduction), else -1
   Value* seg_first_ = nullptr;   // the inner index of the current segment's first point
   std::vector<Value*> leaf_;     // per expression: Param / ReduceCount values (scalars)
   std::vector<Value*> reduced_;  // per reduction: its value at the current outer point

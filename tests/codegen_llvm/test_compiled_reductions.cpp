@@ -390,3 +390,75 @@ TEST_CASE("compiled reductions: row kernels request the next row during their lo
   CHECK_FALSE(prefetches_where_it_stores(softmax_ir));
   CHECK(prefetches_where_it_stores(norm_ir));
 }
+
+namespace {
+
+// logsumexp over the axes in `mask` (rank `rank`) with reduced and full
+// stores interleaved, as fusion builds it for
+//   l = logsumexp(x), y = l + p0 * x, z = l - 1, w = silu(y):
+//   r0 = max(x), m = isinf(r0) ? 0 : r0, r1 = sum(exp(x - m)), l = log(r1) + m
+//   out0 = l (reduced), out1 = y, out2 = z (reduced), out3 = w
+// log(r1) is expensive and needed by both full-store passes, so a
+// cache_stages variant keeps it; the reduced store of l, emitted before the
+// pass that writes the kept value, must compute it rather than read it.
+Kernel logsumexp_consumers_kernel(uint32_t rank, uint64_t mask) {
+  Kernel k;
+  k.name = "logsumexp_consumers_r" + std::to_string(rank) + "_m" + std::to_string(mask);
+  k.rank = rank;
+  k.reduce_axes = mask;
+  KernelBuilder b(&k);
+  const uint32_t xa = b.add_access({b.add_buffer(kFloat, rank, false), {}});
+  const uint32_t o0 = b.add_access({b.add_buffer(kFloat, rank, true), {}});
+  const uint32_t o1 = b.add_access({b.add_buffer(kFloat, rank, true), {}});
+  const uint32_t o2 = b.add_access({b.add_buffer(kFloat, rank, true), {}});
+  const uint32_t o3 = b.add_access({b.add_buffer(kFloat, rank, true), {}});
+  const ExprId x = b.load(xa, kFloat);
+  const uint32_t r0 = b.add_reduction(ReduceOp::Max, x, kFloat);
+  const ExprId mx = b.reduced(r0);
+  const ExprId m = b.select(b.unary(ScalarOp::IsInf, mx, kBool), b.constant(0, kFloat), mx, kFloat);
+  const uint32_t r1 =
+      b.add_reduction(ReduceOp::Sum, b.unary(ScalarOp::Exp, b.binary(ScalarOp::Sub, x, m, kFloat), kFloat), kFloat);
+  const ExprId l = b.binary(ScalarOp::Add, b.unary(ScalarOp::Log, b.reduced(r1), kFloat), m, kFloat);
+  const ExprId y = b.binary(ScalarOp::Add, l, b.binary(ScalarOp::Mul, x, b.param(0, kFloat), kFloat), kFloat);
+  b.add_store(o0, l, true);
+  b.add_store(o1, y, false);
+  b.add_store(o2, b.binary(ScalarOp::Sub, l, b.constant(1, kFloat), kFloat), true);
+  b.add_store(o3, b.binary(ScalarOp::Mul, y, b.unary(ScalarOp::Sigmoid, y, kFloat), kFloat), false);
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("compiled reductions: reduced stores before the pass that keeps a stage value", "[codegen_llvm]") {
+  JitEngine::instance().set_disk_cache(false);
+  std::mt19937_64 rng(23);
+  struct Shape {
+    uint32_t rank;
+    uint64_t mask;
+    std::vector<int64_t> domain;
+  };
+  const std::vector<Shape> shapes = {
+      {4, 0b0010, {1, 2, 1, 1}}, {3, 0b010, {3, 5, 2}}, {2, 0b01, {2, 3}},
+      {2, 0b10, {4, 37}},        {2, 0b10, {3, 1}},     {3, 0b101, {2, 3, 4}},
+  };
+  const std::vector<Tol> tols = {Tol{}, Tol{4, 1e-5, 1e-6}, Tol{4, 1e-5, 1e-6}, Tol{4, 1e-5, 1e-6}, Tol{4, 1e-5, 1e-6}};
+  for (const Shape& s : shapes) {
+    const Kernel k = logsumexp_consumers_kernel(s.rank, s.mask);
+    REQUIRE(verify_kernel(k) == "");
+    const CompiledKernel ck(k);
+    for (const Layout l : {Layout::Contiguous, Layout::Transposed}) {
+      for (const Fill f : {Fill::Signed, Fill::Positive}) {
+        CAPTURE(describe(s.domain), s.mask, to_string(l), static_cast<int>(f));
+        Case c;
+        c.domain = s.domain;
+        c.add_input(kFloat, l, rng, f);
+        c.add_output(kFloat, s.mask);
+        c.add_output(kFloat);
+        c.add_output(kFloat, s.mask);
+        c.add_output(kFloat);
+        c.params = {Scalar(0.25)};
+        CHECK(compare_with_interpreter(ck, c, tols) == "");
+      }
+    }
+  }
+}
