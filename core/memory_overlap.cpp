@@ -41,6 +41,7 @@ Overlap overlap_kind(const Tensor& a, const Tensor& b) {
 }
 
 bool has_internal_overlap(const Tensor& t) {
+  if (t.numel() == 0) return false;  // no element, so no two share a location
   for (int64_t d = 0; d < t.dim(); ++d) {
     if (t.sizes()[d] > 1 && t.strides()[d] == 0) return true;
   }

@@ -43,7 +43,18 @@ Tensor as_strided_scatter_kernel(const Tensor& self, const Tensor& src, IntArray
                                   IntArrayRef stride, std::optional<int64_t> storage_offset) {
   meta::as_strided_scatter(self, src, size, stride, storage_offset);
   Tensor out = clone(self, MemoryFormat::Contiguous);
-  as_strided(out, size, stride, storage_offset.value_or(0)).copy_(src);
+  Tensor dst = as_strided(out, size, stride, storage_offset.value_or(0));
+  // A broadcast (stride 0) dim writes one element many times: the last
+  // write wins, as when fill_ runs on an expanded view, whose write-back
+  // into the base this is.
+  Tensor from = src;
+  for (int64_t d = 0; d < dst.dim(); ++d) {
+    if (dst.strides()[d] == 0 && dst.sizes()[d] > 1) {
+      dst = dst.narrow(d, dst.sizes()[d] - 1, 1);
+      from = from.narrow(d, from.sizes()[d] - 1, 1);
+    }
+  }
+  dst.copy_(from);
   return out;
 }
 

@@ -100,6 +100,7 @@ class GroupLowering {
   ir::ExprId value_expr(ir::ValueId v, const Chain& chain);
 
  private:
+  ir::ExprId rounded_to_dtype(ir::ExprId e, ir::ValueId v);
   class Context;
   const SizeVec& shape(ir::ValueId v) const { return g_.value(v).type.sizes; }
   uint32_t shape_ref(ir::ValueId v);
@@ -177,6 +178,15 @@ Chain GroupLowering::alignment(ir::ValueId v) const {
   return c;
 }
 
+// A float16/bfloat16 value computes in float32 but is rounded to its own
+// dtype before another node reads it, as the eager kernels store it: a
+// fused chain then gives eager's answer, overflow to inf included.
+ir::ExprId GroupLowering::rounded_to_dtype(ir::ExprId e, ir::ValueId v) {
+  const ScalarType t = g_.value(v).type.dtype;
+  if (compute_dtype(t) == t) return e;
+  return b_.cast(b_.cast(e, t), compute_dtype(t));
+}
+
 ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
   const std::string key = std::to_string(v) + ir::key_of(chain);
   if (auto it = memo_.find(key); it != memo_.end()) return it->second;
@@ -201,12 +211,12 @@ ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
       if (it != reductions_.end()) return it->second;
       const Chain input_chain;  // the reduction's input spans the domain
       Context cx(*this, n, input_chain, true);
-      e = l->lower(cx);
+      e = rounded_to_dtype(l->lower(cx), v);
       reductions_.emplace(g_.value(v).node, e);
       return e;
     }
     Context cx(*this, n, chain, false);
-    e = l->lower(cx);
+    e = rounded_to_dtype(l->lower(cx), v);
   } else {
     const uint32_t access = b_.add_access(ir::Access{buffer(v, false), chain});
     e = b_.load(access, compute_dtype(g_.value(v).type.dtype));

@@ -17,6 +17,7 @@ TensorMeta copy_(const Tensor& self, const Tensor& src, bool) {
 
 TensorMeta fill_(const Tensor& self, const Scalar& value) {
   check_defined("fill_", "self", self);
+  check_value_fits("fill_", self.dtype(), value);
   return meta_of(self);
 }
 

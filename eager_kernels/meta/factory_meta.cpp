@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "eager_kernels/meta/meta_utils.h"
 
 namespace lz::meta {
 
@@ -42,6 +43,7 @@ TensorMeta full(IntArrayRef size, const Scalar& fill_value, std::optional<Scalar
                 std::optional<Layout> layout, std::optional<Device> device,
                 std::optional<bool> pin_memory) {
   ScalarType t = fill_value.is_floating_point() ? default_float_dtype() : fill_value.type();
+  check_value_fits("full", dtype.value_or(t), fill_value);
   return factory("full", size, dtype.value_or(t), layout, device, pin_memory);
 }
 

@@ -5,6 +5,15 @@
 
 namespace lz::meta {
 
+void check_value_fits(std::string_view op, ScalarType dtype, const Scalar& value) {
+  alignas(8) unsigned char buffer[8];
+  try {
+    store_scalar(buffer, dtype, value);
+  } catch (const ValueError&) {
+    LZ_FAIL(ValueError, "[", op, "] value: ", value, " cannot be converted to ", dtype, " without overflow");
+  }
+}
+
 void check_defined(std::string_view op, std::string_view arg, const Tensor& t) {
   LZ_CHECK(t.defined(), ValueError, "[", op, "] ", arg, ": expected a defined tensor, got an undefined one");
 }

@@ -10,6 +10,10 @@ namespace lz::meta {
 // ValueError "[op] arg: expected a defined tensor" for an undefined tensor.
 void check_defined(std::string_view op, std::string_view arg, const Tensor& t);
 
+// ValueError "[op] value: v cannot be converted to dtype without overflow"
+// unless dtype can store `value` (fill_ of -3 into uint8, 1e5 into float16).
+void check_value_fits(std::string_view op, ScalarType dtype, const Scalar& value);
+
 // The 0-dim wrapped-number tensor a Tensor overload's meta function sees for
 // number `s` (x * 2.5 promotes like x * wrapped(2.5)): its dtype (bool,
 // int64 or float64), rank and flag are what promotion and broadcasting

@@ -48,17 +48,6 @@ void check_tensor_list(std::string_view op, TensorList tensors) {
   }
 }
 
-// The value must be representable in dtype (as fill_ would store it).
-void check_value_fits(std::string_view op, ScalarType dtype, const Scalar& value) {
-  alignas(8) unsigned char buffer[8];
-  try {
-    store_scalar(buffer, dtype, value);
-  } catch (const ValueError&) {
-    LZ_FAIL(ValueError, "[", op, "] value: ", value, " cannot be converted to ", dtype,
-            " without overflow");
-  }
-}
-
 }  // namespace
 
 // ---- cat / stack -----------------------------------------------------------

@@ -7,7 +7,6 @@
 
 #include "core/error.h"
 #include "core/type_promotion.h"
-#include "eager_kernels/cpu/dispatch_types.h"
 #include "eager_kernels/meta/meta_utils.h"
 
 namespace lz::meta {
@@ -158,9 +157,7 @@ TensorMeta masked_fill(const Tensor& self, const Tensor& mask) {
 
 TensorMeta masked_fill_scalar(const Tensor& self, const Tensor& mask, const Scalar& value) {
   TensorMeta m = masked_fill(self, mask);
-  cpu::visit_dtype(m.dtype, [&](auto tag) {
-    (void)value.to<typename decltype(tag)::type>();  // ValueError if value does not fit
-  });
+  check_value_fits("masked_fill", m.dtype, value);
   return m;
 }
 

@@ -1,6 +1,7 @@
 #include "eager_kernels/meta/view_meta.h"
 
 #include "core/error.h"
+#include "core/shape.h"
 #include "eager_kernels/meta/meta_utils.h"
 
 namespace lz::meta {
@@ -97,6 +98,7 @@ ViewGeometry expand_geometry(const Tensor& self, IntArrayRef size) {
     g.sizes[i] = target;
     g.strides[i] = 0;
   }
+  checked_numel(g.sizes, "expand");  // a ShapeError naming expand, not the view it would make
   return g;
 }
 

@@ -284,6 +284,7 @@ TEST_CASE("has_internal_overlap", "[core]") {
   CHECK(has_internal_overlap(lz::zeros({1}).expand({5})));
   CHECK_FALSE(has_internal_overlap(lz::zeros({1}).expand({1})));
   CHECK_FALSE(has_internal_overlap(lz::zeros({}).unsqueeze(0)));
+  CHECK_FALSE(has_internal_overlap(lz::zeros({1, 0}).expand({4, 0})));  // no elements, none shared
   CHECK_NOTHROW(check_no_internal_overlap("add_", "self", a));
   CHECK_THROWS_AS(check_no_internal_overlap("add_", "self", a.expand({2, 3})), ValueError);
   CHECK_THROWS_WITH(check_no_internal_overlap("add_", "self", a.expand({2, 3})),

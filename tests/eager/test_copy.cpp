@@ -298,6 +298,27 @@ TEST_CASE("fill_ and zero_", "[eager][copy][fill]") {
   CHECK_VALUES(y, std::vector<double>{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
 }
 
+TEST_CASE("fill_ with a value its dtype cannot hold is a ValueError, also lazily and on 0-size tensors",
+          "[eager][copy][fill]") {
+  // Tried: -3 and 256 into uint8, 70000.0 into float16, 2^31 into int32; each
+  // eager, lazy (raised when recorded), and on an empty tensor.
+  const std::vector<std::pair<ScalarType, Scalar>> cases = {
+      {lz::kUInt8, Scalar(int64_t{-3})}, {lz::kUInt8, Scalar(int64_t{256})},
+      {lz::kFloat16, Scalar(70000.0)}, {lz::kInt32, Scalar(int64_t{1} << 31)}};
+  for (const auto& [dtype, value] : cases) {
+    INFO(dtype << " " << value);
+    for (const lz::SizeVec& sizes : {lz::SizeVec{3}, lz::SizeVec{0, 2}}) {
+      Tensor x = lz::zeros(sizes, dtype);
+      CHECK_THROWS_AS(x.fill_(value), lz::ValueError);
+      CHECK_THROWS_WITH(x.fill_(value), Catch::Contains("[fill_] value: " + value.str() + " cannot be converted to " +
+                                                        std::string(lz::to_string(dtype))));
+      Tensor l = lz::zeros(sizes, dtype).to_lazy();
+      CHECK_THROWS_AS(l.fill_(value), lz::ValueError);
+      CHECK(lz::equal(l.to_eager(), lz::zeros(sizes, dtype)));  // nothing was recorded
+    }
+  }
+}
+
 TEST_CASE("fill_ on an expanded view writes the shared element", "[eager][copy][fill]") {
   // Filling is idempotent, so (as in PyTorch) an expanded self is allowed.
   Tensor base = lz::zeros({3});
