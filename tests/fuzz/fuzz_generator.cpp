@@ -1,0 +1,282 @@
+#include "tests/fuzz/fuzz_generator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "tests/fuzz/fuzz_ops.h"
+#include "tests/fuzz/fuzz_runner.h"
+#include "tests/op_table/tensor_access.h"
+
+namespace lzf {
+
+namespace {
+
+constexpr int64_t kMaxResult = 300000;  // elements; larger results are drawn again
+
+bool broadcastable(lz::IntArrayRef a, lz::IntArrayRef b) {
+  for (size_t k = 1; k <= std::min(a.size(), b.size()); ++k) {
+    const int64_t x = a[a.size() - k], y = b[b.size() - k];
+    if (x != y && x != 1 && y != 1) return false;
+  }
+  return true;
+}
+// Whether b broadcasts to a's shape (an in-place operand).
+bool broadcasts_to(lz::IntArrayRef b, lz::IntArrayRef a) {
+  if (b.size() > a.size()) return false;
+  for (size_t k = 1; k <= b.size(); ++k) {
+    if (b[b.size() - k] != a[a.size() - k] && b[b.size() - k] != 1) return false;
+  }
+  return true;
+}
+
+class Generator {
+ public:
+  Generator(uint64_t seed, const GeneratorOptions& o) : rng_(seed), o_(o) {}
+
+  Program run() {
+    const int target = static_cast<int>(rng_.uniform(1, o_.max_ops));
+    int added = 0;
+    for (int attempt = 0; added < target && attempt < target * 10; ++attempt) {
+      if (rng_.chance(o_.syncs)) add_sync();
+      if (add_op()) ++added;
+    }
+    if (p_.steps.empty()) new_input(random_sizes(), random_dtype());
+    return p_;
+  }
+
+ private:
+  // Appends step s and runs it eagerly; "" or its error.
+  std::string push(Step s) {
+    // In lazy modes a result is lazy when an operand is (an in-place one stays what it was).
+    bool lazy = s.kind == Step::Kind::Input ? s.lazy : false;
+    for (int a : s.args) lazy = lazy || lazy_[a];
+    if (s.kind == Step::Kind::Op && find_fuzz_op(s.op)->inplace) lazy = lazy_[s.args[0]];
+    lazy_.push_back(lazy);
+    p_.steps.push_back(std::move(s));
+    runner_.run(p_);
+    numerics_.add(p_, runner_.outcome());
+    return runner_.outcome().errors.back();
+  }
+  // Takes back the last step (one that wrote nothing: an error or a new value).
+  void pop() {
+    p_.steps.pop_back();
+    lazy_.pop_back();
+    runner_.pop();
+    numerics_.pop();
+  }
+  const void* storage(int v) const { return runner_.outcome().meta.at(v).storage; }
+  // Storages the generator must not write after step s:
+  // - an eager value given to a lazy computation, which holds it by
+  //   reference and rejects its later modification (lazy/materialize:
+  //   "modified in place before the computation ran");
+  // - both sides of an operator whose aliasing is unspecified (reshape).
+  void note_captured(const Step& s) {
+    if (s.kind == Step::Kind::Op && find_fuzz_op(s.op)->aliasing_unspecified) {
+      frozen_.insert(storage(s.args[0]));
+      frozen_.insert(storage(static_cast<int>(p_.steps.size()) - 1));
+    }
+    if (!lazy_.back()) return;
+    for (int a : s.args) {
+      if (!lazy_[a]) captured_.insert(storage(a));
+    }
+  }
+  bool writable(int v) const {
+    return !frozen_.count(storage(v)) && (lazy_[v] || !captured_.count(storage(v)));
+  }
+  // Valid until the next push().
+  const lz::Tensor& value(int i) const { return runner_.live(static_cast<size_t>(i)); }
+  bool usable(size_t i) const { return p_.defines_value(i) && runner_.live(i).defined(); }
+
+  lz::ScalarType random_dtype() {
+    static const std::vector<lz::ScalarType> weighted = {
+        lz::kFloat32, lz::kFloat32, lz::kFloat32, lz::kFloat32, lz::kFloat64, lz::kFloat16, lz::kBFloat16,
+        lz::kInt64,   lz::kInt32,   lz::kUInt8,   lz::kBool,    lz::kFloat32, lz::kBFloat16, lz::kInt64};
+    return rng_.pick(weighted);
+  }
+
+  lz::SizeVec random_sizes() {
+    if (rng_.chance(o_.large_inputs)) {
+      const int64_t n = rng_.uniform(70000, 140000);
+      return rng_.chance(0.5) ? lz::SizeVec{n} : lz::SizeVec{rng_.uniform(2, 9), n / 8};
+    }
+    static const std::vector<int64_t> ranks = {0, 1, 1, 2, 2, 2, 3, 3, 4};
+    static const std::vector<int64_t> dims = {1, 1, 2, 3, 4, 5, 7, 8, 16, 33};
+    for (;;) {
+      lz::SizeVec s;
+      for (int64_t r = rng_.pick(ranks); r > 0; --r) s.push_back(rng_.chance(0.03) ? 0 : rng_.pick(dims));
+      if (lzt::numel_of(s) <= 4096) return s;
+    }
+  }
+
+  int new_input(const lz::SizeVec& sizes, lz::ScalarType dtype) {
+    Step s;
+    s.kind = Step::Kind::Input;
+    s.sizes = sizes;
+    s.dtype = dtype;
+    s.seed = rng_.seed32() % 100000;
+    s.lazy = !rng_.chance(o_.eager_inputs);
+    std::vector<Layout> layouts = {Layout::Contiguous, Layout::Contiguous};
+    if (!sizes.empty()) layouts.push_back(Layout::Strided);
+    if (!sizes.empty()) layouts.push_back(Layout::Expanded);
+    if (sizes.size() >= 2) layouts.push_back(Layout::Transposed);
+    s.layout = rng_.pick(layouts);
+    push(std::move(s));
+    return static_cast<int>(p_.steps.size()) - 1;
+  }
+
+  // A shape that broadcasts with `a` (to it, when `into`); now and then one that does not.
+  lz::SizeVec shape_like(lz::IntArrayRef a, bool into) {
+    lz::SizeVec s(a.begin(), a.end());
+    const int64_t kind = rng_.uniform(0, 19);
+    if (kind < 8) return s;                                    // the same
+    if (kind < 13) {                                           // some dims 1
+      for (int64_t& d : s) {
+        if (rng_.chance(0.5)) d = 1;
+      }
+      return s;
+    }
+    if (kind < 16) return lz::SizeVec(s.begin() + rng_.uniform(0, static_cast<int64_t>(s.size())), s.end());  // a suffix
+    if (kind < 18) return {};                                  // 0-dim
+    if (kind < 19 && !into && s.size() < 4) {                  // the other operand widens: a leading dim
+      s.insert(s.begin(), rng_.uniform(2, 3));
+      return s;
+    }
+    if (!s.empty()) s[rng_.uniform(0, static_cast<int64_t>(s.size()) - 1)] += 1;  // does not broadcast
+    return s;
+  }
+
+  // A value to start from: the newest (a chain) half the time, else any (a diamond).
+  int pick_value(bool need_exact) {
+    std::vector<int> ok;
+    for (size_t i = 0; i < p_.steps.size(); ++i) {
+      if (usable(i) && (!need_exact || numerics_.exact(i))) ok.push_back(static_cast<int>(i));
+    }
+    if (ok.empty() || rng_.chance(0.15)) return new_input(random_sizes(), random_dtype());
+    return rng_.chance(0.5) ? ok.back() : rng_.pick(ok);
+  }
+
+  // A second operand for `a`: an existing value that fits, or a new input.
+  int operand_for(int a, bool into, bool need_exact, std::optional<lz::ScalarType> dtype = std::nullopt) {
+    const lz::SizeVec as(value(a).sizes().begin(), value(a).sizes().end());
+    if (rng_.chance(0.4)) {
+      std::vector<int> fits;
+      for (size_t i = 0; i < p_.steps.size(); ++i) {
+        if (!usable(i) || static_cast<int>(i) == a || (need_exact && !numerics_.exact(i))) continue;
+        const lz::Tensor& t = value(static_cast<int>(i));
+        if (dtype && t.dtype() != *dtype) continue;
+        if (into ? broadcasts_to(t.sizes(), as) : broadcastable(t.sizes(), as)) fits.push_back(static_cast<int>(i));
+      }
+      if (!fits.empty()) return rng_.pick(fits);
+    }
+    const lz::ScalarType t = dtype ? *dtype : rng_.chance(0.7) ? value(a).dtype() : random_dtype();
+    return new_input(shape_like(as, into), t);
+  }
+
+  // `v`, or abs(v) + 1/2 (+ 1 for integers) when it has values below 1/4.
+  int positive(int v) {
+    const lz::Tensor t = value(v);  // a copy: push() may move the runner's tensors
+    bool ok = true;
+    for (double x : lzt::values(t)) ok = ok && x >= 0.25;
+    if (ok) return v;
+    Step abs;
+    abs.op = "abs";
+    abs.args = {v};
+    if (t.dtype() != lz::kBool) {
+      if (!push(abs).empty()) return v;
+      v = static_cast<int>(p_.steps.size()) - 1;
+    }
+    Step add;
+    add.op = "add.scalar";
+    add.args = {v};
+    add.value_is_int = !lzt::is_float(t.dtype());
+    add.value = add.value_is_int ? 1 : 0.5;
+    return push(add).empty() ? static_cast<int>(p_.steps.size()) - 1 : v;
+  }
+
+  void add_sync() {
+    std::vector<int> ok;
+    for (size_t i = 0; i < p_.steps.size(); ++i) {
+      if (usable(i)) ok.push_back(static_cast<int>(i));
+    }
+    if (ok.empty()) return;
+    Step s;
+    s.kind = Step::Kind::Sync;
+    s.args = {rng_.pick(ok)};
+    push(std::move(s));
+  }
+
+  std::vector<int> operands(const FuzzOp& op) {
+    const bool exact = op.numerics == Numerics::Discontinuous;
+    const int a = pick_value(exact);
+    switch (op.operands) {
+      case Operands::One: return {a};
+      case Operands::Two: return {a, operand_for(a, op.inplace, exact)};
+      case Operands::Three: return {a, operand_for(a, false, exact), operand_for(a, false, exact)};
+      case Operands::Where: {
+        const int cond = operand_for(a, false, true, lz::kBool);
+        return {cond, a, operand_for(a, false, exact)};
+      }
+      case Operands::Mask: return {a, operand_for(a, op.inplace, true, lz::kBool)};
+      case Operands::SameShape: {
+        lz::SizeVec s(value(a).sizes().begin(), value(a).sizes().end());
+        if (!s.empty() && rng_.chance(0.3)) s[rng_.uniform(0, static_cast<int64_t>(s.size()) - 1)] += 1;
+        return {a, new_input(s, rng_.chance(0.8) ? value(a).dtype() : random_dtype())};
+      }
+      case Operands::MatMul: {
+        lz::SizeVec s(value(a).sizes().begin(), value(a).sizes().end());
+        lz::SizeVec b;
+        if (s.size() >= 2) {
+          b = {s[s.size() - 1], rng_.uniform(1, 9)};
+          if (s.size() == 3 && rng_.chance(0.5)) b.insert(b.begin(), s[0]);
+        } else {
+          b = {s.empty() ? 3 : s[0], rng_.uniform(1, 9)};
+        }
+        if (rng_.chance(0.05)) b[0] += 1;  // mismatched inner sizes
+        return {a, new_input(b, rng_.chance(0.85) ? value(a).dtype() : random_dtype())};
+      }
+    }
+    return {a};
+  }
+
+  bool add_op() {
+    const FuzzOp& op = rng_.pick(fuzz_ops());
+    Step s;
+    s.op = std::string(op.name);
+    s.args = operands(op);
+    for (size_t k = 0; k < s.args.size(); ++k) {
+      if (op.positive_args & (1u << k)) s.args[k] = positive(s.args[k]);
+    }
+    if (op.inplace && !writable(s.args[0])) return false;
+    std::vector<lz::Tensor> args;
+    for (int a : s.args) args.push_back(value(a));
+    if (op.attrs != nullptr && !op.attrs(rng_, args, s)) return false;
+    const std::string error = push(s);
+    note_captured(p_.steps.back());
+    if (!error.empty()) {
+      if (rng_.chance(o_.keep_errors)) return true;
+      pop();
+      return false;
+    }
+    if (!op.inplace && value(static_cast<int>(p_.steps.size()) - 1).numel() > kMaxResult) {
+      pop();
+      return false;
+    }
+    return true;
+  }
+
+  Rng rng_;
+  GeneratorOptions o_;
+  Program p_;
+  StepRunner runner_{Mode::Eager};
+  NumericsTracker numerics_;
+  std::vector<bool> lazy_;             // per step: lazy in the lazy modes
+  std::set<const void*> captured_;     // eager storages lazy values read
+  std::set<const void*> frozen_;       // storages whose aliasing is unspecified
+};
+
+}  // namespace
+
+Program generate_program(uint64_t seed, const GeneratorOptions& options) { return Generator(seed, options).run(); }
+
+}  // namespace lzf

@@ -1,0 +1,443 @@
+#include "tests/fuzz/fuzz_ops.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace lzf {
+
+namespace {
+
+using lz::Tensor;
+using Args = std::vector<Tensor>;
+constexpr Operands One = Operands::One, Two = Operands::Two, Three = Operands::Three;
+constexpr Numerics Exact = Numerics::Exact, Rounded = Numerics::Rounded, Disc = Numerics::Discontinuous;
+
+int64_t rank(const Tensor& t) { return t.dim(); }
+// A dim of a rank-r tensor, negative half the time (0-dim tensors take 0 and -1).
+int64_t any_dim(Rng& rng, int64_t r) {
+  const int64_t n = std::max<int64_t>(r, 1);
+  return rng.uniform(-n, n - 1);
+}
+
+// A number: multiples of 1/4 (exact in every float dtype), integral half the time.
+void pick_value(Rng& rng, Step& s, bool nonzero = false) {
+  static const std::vector<double> floats = {0.5, 2.0, -1.5, 0.25, -2.0, 3.0, 0.0, 1.25};
+  static const std::vector<double> ints = {2, -1, 3, 0, 1, -3};
+  s.value_is_int = rng.chance(0.5);
+  do {
+    s.value = s.value_is_int ? rng.pick(ints) : rng.pick(floats);
+  } while (nonzero && s.value == 0);
+}
+lz::Scalar value_of(const Step& s) {
+  return s.value_is_int ? lz::Scalar(static_cast<int64_t>(s.value)) : lz::Scalar(s.value);
+}
+
+bool none(Rng&, const Args&, Step&) { return true; }
+bool one_dim(Rng& rng, const Args& a, Step& s) {
+  s.ints = {any_dim(rng, rank(a[0]))};
+  return true;
+}
+bool a_value(Rng& rng, const Args&, Step& s) {
+  pick_value(rng, s);
+  return true;
+}
+bool a_nonzero_value(Rng& rng, const Args&, Step& s) {
+  pick_value(rng, s, true);
+  return true;
+}
+// ints = dims to reduce (all of them, or a random subset), value = keepdim.
+bool reduce_dims(Rng& rng, const Args& a, Step& s) {
+  const int64_t r = rank(a[0]);
+  s.ints.clear();
+  for (int64_t d = 0; d < r; ++d) {
+    if (rng.chance(0.5)) s.ints.push_back(rng.chance(0.3) ? d - r : d);
+  }
+  if (s.ints.empty()) s.ints.push_back(any_dim(rng, r));
+  s.value = rng.chance(0.3) ? 1 : 0;
+  s.value_is_int = true;
+  return true;
+}
+// ints = {dim}, value = keepdim.
+bool reduce_one_dim(Rng& rng, const Args& a, Step& s) {
+  s.ints = {any_dim(rng, rank(a[0]))};
+  s.value = rng.chance(0.3) ? 1 : 0;
+  s.value_is_int = true;
+  return true;
+}
+bool keepdim(const Step& s) { return s.value != 0; }
+// A product of up to 48 values in [-4, 4] cannot overflow float32: beyond
+// that an inf meets a 0 in an order-dependent place (NaN or 0, both right).
+bool short_product(Rng& rng, const Args& a, Step& s) {
+  reduce_one_dim(rng, a, s);
+  return rank(a[0]) == 0 || a[0].size(s.ints[0]) <= 48;
+}
+
+// ---- Views and shape operators -----------------------------------------------------
+
+bool two_dims(Rng& rng, const Args& a, Step& s) {
+  s.ints = {any_dim(rng, rank(a[0])), any_dim(rng, rank(a[0]))};
+  return true;
+}
+bool a_permutation(Rng& rng, const Args& a, Step& s) {
+  const int64_t r = rank(a[0]);
+  s.ints.resize(static_cast<size_t>(r));
+  std::iota(s.ints.begin(), s.ints.end(), 0);
+  for (int64_t i = r - 1; i > 0; --i) std::swap(s.ints[i], s.ints[rng.uniform(0, i)]);
+  return true;
+}
+bool unsqueeze_dim(Rng& rng, const Args& a, Step& s) {
+  s.ints = {rng.uniform(-rank(a[0]) - 1, rank(a[0]))};
+  return true;
+}
+// ints = {dim, start, end, step}; start and end may be negative or past the end.
+bool a_slice(Rng& rng, const Args& a, Step& s) {
+  if (rank(a[0]) == 0) return false;
+  const int64_t dim = any_dim(rng, rank(a[0]));
+  const int64_t n = a[0].size(dim);
+  s.ints = {dim, rng.uniform(-n, n), rng.uniform(-n, n + 1), rng.uniform(1, 3)};
+  return true;
+}
+// ints = {dim, index}.
+bool a_select(Rng& rng, const Args& a, Step& s) {
+  if (rank(a[0]) == 0) return false;
+  const int64_t dim = any_dim(rng, rank(a[0]));
+  const int64_t n = a[0].size(dim);
+  if (n == 0) return false;
+  s.ints = {dim, rng.uniform(-n, n - 1)};
+  return true;
+}
+// ints = {dim, start, length}.
+bool a_narrow(Rng& rng, const Args& a, Step& s) {
+  if (rank(a[0]) == 0) return false;
+  const int64_t dim = any_dim(rng, rank(a[0]));
+  const int64_t n = a[0].size(dim);
+  const int64_t start = rng.uniform(0, n);
+  s.ints = {dim, start, rng.uniform(0, n - start)};
+  return true;
+}
+// ints = the new sizes: size-1 dims widened and maybe a new leading dim.
+bool an_expansion(Rng& rng, const Args& a, Step& s) {
+  s.ints.assign(a[0].sizes().begin(), a[0].sizes().end());
+  for (int64_t& d : s.ints) {
+    if (d == 1 && rng.chance(0.7)) d = rng.uniform(2, 4);
+  }
+  if (rng.chance(0.4)) s.ints.insert(s.ints.begin(), rng.uniform(1, 3));
+  if (!s.ints.empty() && rng.chance(0.2)) s.ints.back() = -1;  // -1 keeps a size
+  return true;
+}
+// ints = the new shape: flattened, split, or merged with a -1.
+bool a_reshape(Rng& rng, const Args& a, Step& s) {
+  const int64_t n = a[0].numel();
+  std::vector<int64_t> divisors;
+  for (int64_t d = 1; d <= std::min<int64_t>(n, 64); ++d) {
+    if (n % d == 0) divisors.push_back(d);
+  }
+  if (n == 0) {
+    s.ints = {0};  // -1 would be ambiguous
+    return true;
+  }
+  const int64_t d = rng.pick(divisors);
+  switch (rng.uniform(0, 2)) {
+    case 0: s.ints = {-1}; break;
+    case 1: s.ints = {d, -1}; break;
+    default: s.ints = {n / d, d}; break;
+  }
+  return true;
+}
+bool flatten_dims(Rng& rng, const Args& a, Step& s) {
+  const int64_t r = std::max<int64_t>(rank(a[0]), 1);
+  const int64_t start = rng.uniform(0, r - 1);
+  s.ints = {start, rng.uniform(start, r - 1)};
+  return true;
+}
+bool some_dims(Rng& rng, const Args& a, Step& s) {
+  s.ints.clear();
+  for (int64_t d = 0; d < rank(a[0]); ++d) {
+    if (rng.chance(0.5)) s.ints.push_back(d);
+  }
+  return true;
+}
+bool repeats(Rng& rng, const Args& a, Step& s) {
+  s.ints.clear();
+  for (int64_t d = 0; d < rank(a[0]) + (rng.chance(0.3) ? 1 : 0); ++d) s.ints.push_back(rng.uniform(1, 2));
+  return !s.ints.empty();
+}
+bool a_diagonal(Rng& rng, const Args& a, Step& s) {
+  if (rank(a[0]) < 2) return false;
+  s.ints = {rng.uniform(-2, 2)};
+  return true;
+}
+// ints = pad (before, after) pairs from the last dim, value = the fill.
+bool a_padding(Rng& rng, const Args& a, Step& s) {
+  if (rank(a[0]) == 0) return false;
+  s.ints.clear();
+  for (int64_t i = 0; i < std::min<int64_t>(rank(a[0]), rng.uniform(1, 2)); ++i) {
+    s.ints.push_back(rng.uniform(-1, 2));
+    s.ints.push_back(rng.uniform(0, 2));
+  }
+  pick_value(rng, s);
+  return true;
+}
+// ints = indices into dim value (as int).
+bool an_index(Rng& rng, const Args& a, Step& s) {
+  if (rank(a[0]) == 0) return false;
+  const int64_t dim = any_dim(rng, rank(a[0]));
+  const int64_t n = a[0].size(dim);
+  if (n == 0) return false;
+  s.value = static_cast<double>(dim);
+  s.value_is_int = true;
+  s.ints.clear();
+  // Valid indices only: an index's bound is checked when the kernel runs,
+  // so lazily it fails the whole graph at materialisation, not the call.
+  for (int64_t i = rng.uniform(0, 4); i > 0; --i) s.ints.push_back(rng.uniform(0, n - 1));
+  return true;
+}
+bool a_cast(Rng& rng, const Args&, Step& s, bool to_int) {
+  static const std::vector<lz::ScalarType> ints = {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64};
+  static const std::vector<lz::ScalarType> floats = {lz::kFloat16, lz::kBFloat16, lz::kFloat32, lz::kFloat64};
+  s.cast = rng.pick(to_int ? ints : floats);
+  return true;
+}
+bool a_float_cast(Rng& rng, const Args& a, Step& s) { return a_cast(rng, a, s, false); }
+bool an_int_cast(Rng& rng, const Args& a, Step& s) { return a_cast(rng, a, s, true); }
+bool clamp_bounds(Rng& rng, const Args& a, Step& s) {
+  pick_value(rng, s);
+  s.ints = {rng.uniform(0, 2)};  // 0: min and max (max = min + 2), 1: min only, 2: max only
+  return true;
+}
+Tensor clamp_of(const Tensor& x, const Step& s, bool inplace) {
+  std::optional<lz::Scalar> lo, hi;
+  if (s.ints.at(0) != 2) lo = value_of(s);
+  if (s.ints.at(0) != 1) hi = s.value_is_int ? lz::Scalar(static_cast<int64_t>(s.value) + 2) : lz::Scalar(s.value + 2);
+  if (!inplace) return lz::clamp(x, lo, hi);
+  Tensor t = x;
+  return t.clamp_(lo, hi);
+}
+Tensor index_of(const Step& s) {
+  Tensor idx = lz::empty({static_cast<int64_t>(s.ints.size())}, lz::kInt64);
+  std::copy(s.ints.begin(), s.ints.end(), static_cast<int64_t*>(idx.data_ptr()));
+  return idx;
+}
+
+// In-place forms write a (possibly viewed) tensor: the handle is the same object.
+Tensor self(const Args& a) { return a[0]; }
+
+std::vector<FuzzOp> build() {
+  std::vector<FuzzOp> ops = {
+      // ---- Unary element-wise ----
+      {"neg", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::neg(a[0]); }},
+      {"abs", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::abs(a[0]); }},
+      {"relu", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::relu(a[0]); }},
+      {"square", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::square(a[0]); }},
+      {"exp", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::exp(a[0]); }},
+      {"expm1", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::expm1(a[0]); }},
+      {"exp2", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::exp2(a[0]); }},
+      {"sin", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::sin(a[0]); }},
+      {"cos", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::cos(a[0]); }},
+      {"tanh", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::tanh(a[0]); }},
+      {"sigmoid", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::sigmoid(a[0]); }},
+      {"silu", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::silu(a[0]); }},
+      {"gelu", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::gelu(a[0]); }},
+      {"erf", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::erf(a[0]); }},
+      {"log", One, Rounded, false, 1, none, [](const Args& a, const Step&) { return lz::log(a[0]); }},
+      {"log2", One, Rounded, false, 1, none, [](const Args& a, const Step&) { return lz::log2(a[0]); }},
+      {"log1p", One, Rounded, false, 1, none, [](const Args& a, const Step&) { return lz::log1p(a[0]); }},
+      {"sqrt", One, Rounded, false, 1, none, [](const Args& a, const Step&) { return lz::sqrt(a[0]); }},
+      {"rsqrt", One, Rounded, false, 1, none, [](const Args& a, const Step&) { return lz::rsqrt(a[0]); }},
+      {"reciprocal", One, Rounded, false, 1, none, [](const Args& a, const Step&) { return lz::reciprocal(a[0]); }},
+      {"floor", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::floor(a[0]); }},
+      {"ceil", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::ceil(a[0]); }},
+      {"round", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::round(a[0]); }},
+      {"trunc", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::trunc(a[0]); }},
+      {"sign", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::sign(a[0]); }},
+      {"isnan", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::isnan(a[0]); }},
+      {"logical_not", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::logical_not(a[0]); }},
+      {"bitwise_not", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::bitwise_not(a[0]); }},
+      {"to.float", One, Rounded, false, 0, a_float_cast, [](const Args& a, const Step& s) { return a[0].to(s.cast); }},
+      {"to.int", One, Disc, false, 0, an_int_cast, [](const Args& a, const Step& s) { return a[0].to(s.cast); }},
+      {"clone", One, Exact, false, 0, none, [](const Args& a, const Step&) { return a[0].clone(); }},
+      {"contiguous", One, Exact, false, 0, none, [](const Args& a, const Step&) { return a[0].contiguous(); }},
+      // ---- With a number ----
+      {"add.scalar", One, Exact, false, 0, a_value, [](const Args& a, const Step& s) { return lz::add(a[0], value_of(s)); }},
+      {"sub.scalar", One, Exact, false, 0, a_value, [](const Args& a, const Step& s) { return lz::sub(a[0], value_of(s)); }},
+      {"mul.scalar", One, Rounded, false, 0, a_value, [](const Args& a, const Step& s) { return lz::mul(a[0], value_of(s)); }},
+      {"div.scalar", One, Rounded, false, 0, a_nonzero_value,
+       [](const Args& a, const Step& s) { return lz::div(a[0], value_of(s)); }},
+      {"pow.scalar", One, Rounded, false, 0, [](Rng& rng, const Args&, Step& s) {
+         s.value = static_cast<double>(rng.uniform(2, 3));
+         s.value_is_int = rng.chance(0.5);
+         return true;
+       }, [](const Args& a, const Step& s) { return lz::pow(a[0], value_of(s)); }},
+      {"remainder.scalar", One, Disc, false, 0, a_nonzero_value,
+       [](const Args& a, const Step& s) { return lz::remainder(a[0], value_of(s)); }},
+      {"clamp", One, Exact, false, 0, clamp_bounds, [](const Args& a, const Step& s) { return clamp_of(a[0], s, false); }},
+      {"gt.scalar", One, Disc, false, 0, a_value, [](const Args& a, const Step& s) { return a[0].gt(value_of(s)); }},
+      {"eq.scalar", One, Disc, false, 0, a_value, [](const Args& a, const Step& s) { return a[0].eq(value_of(s)); }},
+      // ---- Binary element-wise ----
+      {"add", Two, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::add(a[0], a[1]); }},
+      {"sub", Two, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::sub(a[0], a[1]); }},
+      {"add.alpha", Two, Rounded, false, 0, a_nonzero_value,
+       [](const Args& a, const Step& s) { return lz::add(a[0], a[1], value_of(s)); }},
+      {"mul", Two, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::mul(a[0], a[1]); }},
+      {"div", Two, Rounded, false, 2, none, [](const Args& a, const Step&) { return lz::div(a[0], a[1]); }},
+      {"div.floor", Two, Disc, false, 2, none, [](const Args& a, const Step&) { return lz::div(a[0], a[1], "floor"); }},
+      {"remainder", Two, Disc, false, 2, none, [](const Args& a, const Step&) { return lz::remainder(a[0], a[1]); }},
+      {"pow", Two, Rounded, false, 1, none, [](const Args& a, const Step&) { return lz::pow(a[0], a[1]); }},
+      {"atan2", Two, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::atan2(a[0], a[1]); }},
+      {"maximum", Two, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::maximum(a[0], a[1]); }},
+      {"minimum", Two, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::minimum(a[0], a[1]); }},
+      {"eq", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].eq(a[1]); }},
+      {"lt", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].lt(a[1]); }},
+      {"ge", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].ge(a[1]); }},
+      {"logical_and", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].logical_and(a[1]); }},
+      {"logical_xor", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].logical_xor(a[1]); }},
+      {"bitwise_and", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].bitwise_and(a[1]); }},
+      {"bitwise_or", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].bitwise_or(a[1]); }},
+      {"clamp_min", Two, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::clamp_min(a[0], a[1]); }},
+      {"lerp", Three, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::lerp(a[0], a[1], a[2]); }},
+      {"addcmul", Three, Rounded, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::addcmul(a[0], a[1], a[2], value_of(s)); }},
+      {"addcdiv", Three, Rounded, false, 4, a_value,
+       [](const Args& a, const Step& s) { return lz::addcdiv(a[0], a[1], a[2], value_of(s)); }},
+      {"where", Operands::Where, Exact, false, 0, none,
+       [](const Args& a, const Step&) { return lz::where(a[0], a[1], a[2]); }},
+      {"masked_fill", Operands::Mask, Exact, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::masked_fill(a[0], a[1], value_of(s)); }},
+      // ---- Reductions ----
+      {"sum", One, Exact, false, 0, reduce_dims,
+       [](const Args& a, const Step& s) { return lz::sum(a[0], s.ints, keepdim(s)); }},
+      {"sum.all", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::sum(a[0]); }},
+      {"mean", One, Rounded, false, 0, reduce_dims,
+       [](const Args& a, const Step& s) { return lz::mean(a[0], s.ints, keepdim(s)); }},
+      {"amax", One, Exact, false, 0, reduce_dims,
+       [](const Args& a, const Step& s) { return lz::amax(a[0], s.ints, keepdim(s)); }},
+      {"amin", One, Exact, false, 0, reduce_dims,
+       [](const Args& a, const Step& s) { return lz::amin(a[0], s.ints, keepdim(s)); }},
+      {"max.all", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::max(a[0]); }},
+      {"prod", One, Rounded, false, 0, short_product,
+       [](const Args& a, const Step& s) { return lz::prod(a[0], s.ints.at(0), keepdim(s)); }},
+      {"argmax", One, Disc, false, 0, reduce_one_dim,
+       [](const Args& a, const Step& s) { return lz::argmax(a[0], s.ints.at(0), keepdim(s)); }},
+      {"argmin.all", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::argmin(a[0]); }},
+      {"logsumexp", One, Rounded, false, 0, reduce_dims,
+       [](const Args& a, const Step& s) { return lz::logsumexp(a[0], s.ints, keepdim(s)); }},
+      {"var", One, Rounded, false, 0, reduce_dims,
+       [](const Args& a, const Step& s) { return lz::var(a[0], lz::IntArrayRef(s.ints), std::nullopt, keepdim(s)); }},
+      {"std", One, Rounded, false, 0, reduce_dims,
+       [](const Args& a, const Step& s) { return lz::std(a[0], lz::IntArrayRef(s.ints), std::nullopt, keepdim(s)); }},
+      {"norm", One, Rounded, false, 0, reduce_dims,
+       [](const Args& a, const Step& s) { return lz::norm(a[0], lz::Scalar(2), s.ints, keepdim(s)); }},
+      {"any", One, Disc, false, 0, reduce_one_dim,
+       [](const Args& a, const Step& s) { return lz::any(a[0], s.ints.at(0), keepdim(s)); }},
+      {"all.all", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::all(a[0]); }},
+      {"cumsum", One, Exact, false, 0, one_dim, [](const Args& a, const Step& s) { return lz::cumsum(a[0], s.ints.at(0)); }},
+      {"softmax", One, Rounded, false, 0, one_dim,
+       [](const Args& a, const Step& s) { return lz::softmax(a[0], s.ints.at(0)); }},
+      {"log_softmax", One, Rounded, false, 0, one_dim,
+       [](const Args& a, const Step& s) { return lz::log_softmax(a[0], s.ints.at(0)); }},
+      {"layer_norm", One, Rounded, false, 0, [](Rng&, const Args& a, Step& s) {
+         if (rank(a[0]) == 0) return false;
+         s.ints = {a[0].size(-1)};
+         return true;
+       }, [](const Args& a, const Step& s) { return lz::layer_norm(a[0], s.ints); }},
+      // ---- Views ----
+      {"transpose", One, Exact, false, 0, two_dims,
+       [](const Args& a, const Step& s) { return lz::transpose(a[0], s.ints.at(0), s.ints.at(1)); }},
+      {"permute", One, Exact, false, 0, a_permutation,
+       [](const Args& a, const Step& s) { return lz::permute(a[0], s.ints); }},
+      {"unsqueeze", One, Exact, false, 0, unsqueeze_dim,
+       [](const Args& a, const Step& s) { return lz::unsqueeze(a[0], s.ints.at(0)); }},
+      {"squeeze", One, Exact, false, 0, one_dim, [](const Args& a, const Step& s) { return lz::squeeze(a[0], s.ints.at(0)); }},
+      {"slice", One, Exact, false, 0, a_slice,
+       [](const Args& a, const Step& s) { return lz::slice(a[0], s.ints.at(0), s.ints.at(1), s.ints.at(2), s.ints.at(3)); }},
+      {"select", One, Exact, false, 0, a_select,
+       [](const Args& a, const Step& s) { return lz::select(a[0], s.ints.at(0), s.ints.at(1)); }},
+      {"narrow", One, Exact, false, 0, a_narrow,
+       [](const Args& a, const Step& s) { return lz::narrow(a[0], s.ints.at(0), s.ints.at(1), s.ints.at(2)); }},
+      {"expand", One, Exact, false, 0, an_expansion, [](const Args& a, const Step& s) { return lz::expand(a[0], s.ints); }},
+      {"reshape", One, Exact, false, 0, a_reshape, [](const Args& a, const Step& s) { return lz::reshape(a[0], s.ints); }},
+      {"flatten", One, Exact, false, 0, flatten_dims,
+       [](const Args& a, const Step& s) { return lz::flatten(a[0], s.ints.at(0), s.ints.at(1)); }},
+      // ---- Shape operators (copies) ----
+      {"flip", One, Exact, false, 0, some_dims, [](const Args& a, const Step& s) { return lz::flip(a[0], s.ints); }},
+      {"repeat", One, Exact, false, 0, repeats, [](const Args& a, const Step& s) { return lz::repeat(a[0], s.ints); }},
+      {"tril", One, Exact, false, 0, a_diagonal, [](const Args& a, const Step& s) { return lz::tril(a[0], s.ints.at(0)); }},
+      {"triu", One, Exact, false, 0, a_diagonal, [](const Args& a, const Step& s) { return lz::triu(a[0], s.ints.at(0)); }},
+      {"pad", One, Exact, false, 0, a_padding,
+       [](const Args& a, const Step& s) { return lz::constant_pad_nd(a[0], s.ints, value_of(s)); }},
+      {"index_select", One, Exact, false, 0, an_index, [](const Args& a, const Step& s) {
+         return lz::index_select(a[0], static_cast<int64_t>(s.value), index_of(s));
+       }},
+      {"cat", Operands::SameShape, Exact, false, 0, one_dim,
+       [](const Args& a, const Step& s) { return lz::cat({a[0], a[1]}, s.ints.at(0)); }},
+      {"stack", Operands::SameShape, Exact, false, 0, unsqueeze_dim,
+       [](const Args& a, const Step& s) { return lz::stack({a[0], a[1]}, s.ints.at(0)); }},
+      // ---- Matrix products ----
+      {"matmul", Operands::MatMul, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::matmul(a[0], a[1]); }},
+      {"mm", Operands::MatMul, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::mm(a[0], a[1]); }},
+      // ---- In-place, through whatever view args[0] is ----
+      {"add_", Two, Exact, true, 0, none, [](const Args& a, const Step&) { return self(a).add_(a[1]); }},
+      {"sub_", Two, Exact, true, 0, none, [](const Args& a, const Step&) { return self(a).sub_(a[1]); }},
+      {"mul_", Two, Rounded, true, 0, none, [](const Args& a, const Step&) { return self(a).mul_(a[1]); }},
+      {"div_", Two, Rounded, true, 2, none, [](const Args& a, const Step&) { return self(a).div_(a[1]); }},
+      {"copy_", Two, Exact, true, 0, none, [](const Args& a, const Step&) { return self(a).copy_(a[1]); }},
+      {"add_.scalar", One, Exact, true, 0, a_value, [](const Args& a, const Step& s) { return self(a).add_(value_of(s)); }},
+      {"mul_.scalar", One, Rounded, true, 0, a_value,
+       [](const Args& a, const Step& s) { return self(a).mul_(value_of(s)); }},
+      {"clamp_", One, Exact, true, 0, clamp_bounds, [](const Args& a, const Step& s) { return clamp_of(a[0], s, true); }},
+      {"neg_", One, Exact, true, 0, none, [](const Args& a, const Step&) { return self(a).neg_(); }},
+      {"relu_", One, Exact, true, 0, none, [](const Args& a, const Step&) { return self(a).relu_(); }},
+      {"exp_", One, Rounded, true, 0, none, [](const Args& a, const Step&) { return self(a).exp_(); }},
+      {"floor_", One, Disc, true, 0, none, [](const Args& a, const Step&) { return self(a).floor_(); }},
+      {"fill_", One, Exact, true, 0, a_value, [](const Args& a, const Step& s) { return self(a).fill_(value_of(s)); }},
+      {"zero_", One, Exact, true, 0, none, [](const Args& a, const Step&) { return self(a).zero_(); }},
+      {"masked_fill_", Operands::Mask, Exact, true, 0, a_value,
+       [](const Args& a, const Step& s) { return self(a).masked_fill_(a[1], value_of(s)); }},
+  };
+  // exp(x + d) = exp(x) exp(d): an error d in x becomes a relative error d in the result.
+  for (FuzzOp& op : ops) {
+    for (std::string_view n : {"exp", "expm1", "exp2", "exp_", "pow", "pow.scalar", "logsumexp", "softmax", "log_softmax"}) {
+      if (op.name == n) op.amplifies = true;
+    }
+    for (std::string_view n : {"softmax", "log_softmax", "layer_norm", "cumsum"}) {
+      if (op.name == n) op.sums_inside = true;
+    }
+    for (std::string_view n : {"reshape", "flatten", "contiguous", "to.float", "to.int"}) {
+      if (op.name == n) op.aliasing_unspecified = true;
+    }
+  }
+  return ops;
+}
+
+size_t arity(Operands o) {
+  switch (o) {
+    case Operands::One: return 1;
+    case Operands::Two: case Operands::Mask: case Operands::MatMul: case Operands::SameShape: return 2;
+    case Operands::Three: case Operands::Where: return 3;
+  }
+  return 0;
+}
+
+}  // namespace
+
+const std::vector<FuzzOp>& fuzz_ops() {
+  static const std::vector<FuzzOp> ops = build();
+  return ops;
+}
+
+const FuzzOp* find_fuzz_op(std::string_view name) {
+  for (const FuzzOp& op : fuzz_ops()) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
+
+lz::Tensor run_op_step(const Step& s, const std::vector<lz::Tensor>& args) {
+  const FuzzOp* op = find_fuzz_op(s.op);
+  LZ_CHECK(op != nullptr, ValueError, "fuzz program: unknown operator \"", s.op, "\"");
+  LZ_CHECK(args.size() == arity(op->operands), ValueError, "fuzz program: ", s.op, " takes ",
+           arity(op->operands), " operands, got ", args.size());
+  return op->run(args, s);
+}
+
+}  // namespace lzf

@@ -1,0 +1,153 @@
+// The differential fuzzer in the test suite: a short fixed-seed run over
+// the LLVM, interpreter and no-fusion modes (and a few programs under the
+// CUDA emulator), every program a past run found (tests/fuzz/regressions/),
+// and the fuzzer's own parts (text form, minimiser). The long run is
+// README's "Differential fuzzing" command.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/fuzz/fuzz_generator.h"
+#include "tests/fuzz/fuzz_minimise.h"
+#include "tests/fuzz/fuzz_runner.h"
+
+namespace {
+
+using namespace lzf;
+
+const std::vector<Mode> kCpuModes = {Mode::Interp, Mode::Llvm, Mode::NoFusion};
+
+// Checks seeds [first, first + n): a failure shows the minimised program.
+// Returns how many steps raised (alike in every mode).
+int check_seeds(uint64_t first, int n, const std::vector<Mode>& modes, const GeneratorOptions& options = {}) {
+  int errors_agreed = 0;
+  for (uint64_t seed = first; seed < first + static_cast<uint64_t>(n); ++seed) {
+    const Program p = generate_program(seed, options);
+    const std::string failure = check_program(p, modes);
+    if (!failure.empty()) {
+      const Program small = minimise(p, [&](const Program& c) { return check_program(c, modes); });
+      FAIL_CHECK("seed " << seed << ": " << failure << "\nminimised:\n" << to_text(small) << "lazy IR:\n"
+                         << trace_text(small));
+    }
+    for (const std::string& e : run_program(p, Mode::Eager).errors) errors_agreed += !e.empty();
+  }
+  return errors_agreed;
+}
+
+TEST_CASE("differential fuzzing: 300 programs agree eagerly, interpreted, compiled and unfused", "[fuzz]") {
+  // The generator keeps some failing steps: error paths are compared too.
+  CHECK(check_seeds(1, 300, kCpuModes) > 0);
+}
+
+TEST_CASE("differential fuzzing: long programs with many materialisations", "[fuzz]") {
+  GeneratorOptions o;
+  o.max_ops = 30;
+  o.syncs = 0.3;
+  o.eager_inputs = 0.3;
+  CHECK(check_seeds(100000, 60, kCpuModes, o) > 0);
+}
+
+TEST_CASE("differential fuzzing: programs under the CUDA emulator", "[fuzz][cuda_emu]") {
+  GeneratorOptions o;
+  o.max_ops = 5;
+  o.large_inputs = 0;
+  check_seeds(200000, 12, {Mode::CudaEmu}, o);  // fails (FAIL_CHECK) on a disagreement
+  SUCCEED("12 programs agree under the CUDA emulator");
+}
+
+TEST_CASE("differential fuzzing: every regression program agrees", "[fuzz]") {
+  int programs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(LZ_FUZZ_REGRESSIONS_DIR)) {
+    if (entry.path().extension() != ".txt") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    const Program p = parse_program(text.str());
+    INFO(entry.path().filename().string() << "\n" << to_text(p));
+    CHECK(check_program(p, kCpuModes) == "");
+    ++programs;
+  }
+  CHECK(programs >= 2);
+}
+
+TEST_CASE("fuzz programs: the text form reads back to the same program", "[fuzz]") {
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    const std::string text = to_text(generate_program(seed));
+    INFO("seed " << seed << "\n" << text);
+    CHECK(to_text(parse_program(text)) == text);
+  }
+}
+
+TEST_CASE("fuzz programs: a malformed line is a ValueError naming it", "[fuzz]") {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"%0 = input f32[2] contiguous seed=1 lazy\n%1 = add %0 %5\n", "line 2"},
+      {"%0 = input f99[2] contiguous seed=1 lazy\n", "unknown dtype \"f99\""},
+      {"%0 = input f32[2] diagonal seed=1 lazy\n", "unknown layout"},
+      {"%1 = input f32[2] contiguous seed=1 lazy\n", "this step defines %0"},
+      {"%0 = input f32[2,x] contiguous seed=1 lazy\n", "is not an integer"},
+      {"sync %0\n", "used before it is defined"},
+      {"%0 = input f32[2] contiguous seed=1 lazy\n%1 = neg %0 bogus\n", "unexpected \"bogus\""},
+  };
+  for (const auto& [text, message] : bad) {
+    INFO(text);
+    CHECK_THROWS_AS(parse_program(text), lz::ValueError);
+    CHECK_THROWS_WITH(parse_program(text), Catch::Contains(message));
+  }
+  // An unknown operator parses (the catalogue may grow) but does not run.
+  const Program p = parse_program("%0 = input f32[2] contiguous seed=1 lazy\n%1 = frobnicate %0\n");
+  CHECK(run_program(p, Mode::Eager).errors[1].find("unknown operator \"frobnicate\"") != std::string::npos);
+}
+
+TEST_CASE("fuzz minimiser: cuts a failing program down to what fails", "[fuzz]") {
+  // A stand-in failure: "any program that takes exp of a float32 value fails".
+  const FailureCheck exp_fails = [](const Program& p) -> std::string {
+    for (const Step& s : p.steps) {
+      if (s.kind == Step::Kind::Op && s.op == "exp") return "fake: value: exp";
+    }
+    return "";
+  };
+  int minimised = 0;
+  for (uint64_t seed = 1; seed <= 400 && minimised < 5; ++seed) {
+    const Program p = generate_program(seed);
+    if (exp_fails(p).empty() || p.steps.size() < 6) continue;
+    const Program small = minimise(p, exp_fails);
+    INFO("seed " << seed << "\n" << to_text(p) << "-> \n" << to_text(small));
+    CHECK(!exp_fails(small).empty());
+    CHECK(small.steps.size() <= 2);  // the input and exp (operands bypassed)
+    ++minimised;
+  }
+  CHECK(minimised == 5);
+  // drop_steps takes the users of a dropped step with it, and renumbers.
+  const Program p = parse_program(
+      "%0 = input f32[2] contiguous seed=1 lazy\n%1 = neg %0\n%2 = exp %1\n%3 = abs %0\nsync %3\n");
+  CHECK(to_text(drop_steps(p, {false, true, false, false, false})) ==
+        "%0 = input f32[2] contiguous seed=1 lazy\n%1 = abs %0\nsync %1\n");
+}
+
+TEST_CASE("fuzz comparison: exact values must match exactly, rounded ones within their bound", "[fuzz]") {
+  const Program p = parse_program(
+      "%0 = input f32[4] contiguous seed=3 lazy\n%1 = add %0 %0\n%2 = exp %0\n");
+  const Outcome ref = run_program(p, Mode::Eager);
+  CHECK(compare_outcomes(p, ref, run_program(p, Mode::Llvm)) == "");
+  // One ulp off in an exact value is a disagreement; a few ulps in exp are not.
+  Outcome off = run_program(p, Mode::Eager);
+  off.values[1] = off.values[1].clone();
+  float* x = static_cast<float*>(off.values[1].data_ptr());
+  x[0] = std::nextafter(x[0], 1e9f);
+  CHECK_THAT(compare_outcomes(p, ref, off), Catch::StartsWith("value: step %1 = add"));
+  off = run_program(p, Mode::Eager);
+  off.values[2] = off.values[2].clone();
+  float* y = static_cast<float*>(off.values[2].data_ptr());
+  y[0] = std::nextafter(std::nextafter(y[0], 1e9f), 1e9f);
+  CHECK(compare_outcomes(p, ref, off) == "");
+  y[0] *= 1.01f;
+  CHECK_THAT(compare_outcomes(p, ref, off), Catch::StartsWith("value: step %2 = exp"));
+  // Errors must agree in type and message.
+  off = run_program(p, Mode::Eager);
+  off.errors[2] = "ValueError: something else";
+  CHECK_THAT(compare_outcomes(p, ref, off), Catch::StartsWith("error: step %2"));
+}
+
+}  // namespace
