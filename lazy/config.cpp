@@ -45,6 +45,7 @@ Settings from_environment() {
   if (const char* v = std::getenv("LZ_DUMP")) s.dump_dir = v;
   s.debug_level = static_cast<int>(env_size("LZ_DEBUG", 0));
   s.recompile_warn = env_size("LZ_RECOMPILE_WARN", s.recompile_warn);
+  if (const char* v = std::getenv("LZ_JIT_FAULT")) s.jit_fault = v;
   return s;
 }
 
@@ -82,7 +83,7 @@ void set_settings(const Settings& s) {
     // Executables compiled under other passes, fusion or codegen settings must not be reused.
     const Settings& old = state().settings;
     recompile = s.fusion != old.fusion || s.pipeline != old.pipeline || s.codegen != old.codegen ||
-                s.fast_math != old.fast_math;
+                s.fast_math != old.fast_math || s.jit_fault != old.jit_fault;
     state().settings = s;
     state().node_limit = s.node_limit;
     state().strict = s.strict;
@@ -108,6 +109,12 @@ int64_t jit_threshold() { return state().jit_threshold.load(std::memory_order_re
 std::vector<std::string> cuda_archs() {
   std::lock_guard<std::mutex> lock(state().mutex);
   return state().settings.cuda_archs;
+}
+
+bool jit_fault(std::string_view kernel) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  const std::string& fault = state().settings.jit_fault;
+  return !fault.empty() && kernel.find(fault) != std::string_view::npos;
 }
 
 bool forced_eager(std::string_view full_name, std::string_view base_name) {

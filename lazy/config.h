@@ -32,6 +32,9 @@
 //                          4 also each kernel's IR
 //   LZ_DUMP=dir            every compiled graph dumped into dir (lazy/graph_dump.h)
 //   LZ_RECOMPILE_WARN=n    warn when one graph compiles more than n variants (8)
+//   LZ_JIT_FAULT=text      fault injection: every fused kernel whose name
+//                          contains text fails to compile (tests the
+//                          fallback to eager steps and its counting)
 #pragma once
 
 #include <cstddef>
@@ -57,6 +60,7 @@ struct Settings {
   std::string dump_dir;
   size_t recompile_warn = 8;
   std::vector<std::string> cuda_archs = {"sm_80", "sm_90"};
+  std::string jit_fault;
 };
 
 Settings settings();
@@ -71,6 +75,8 @@ Settings::Codegen codegen();
 bool fast_math();
 int64_t jit_threshold();
 std::vector<std::string> cuda_archs();
+// Whether LZ_JIT_FAULT makes the kernel named `kernel` fail to compile.
+bool jit_fault(std::string_view kernel);
 // Whether `op` ("add.Tensor", base name "add") is forced to run eagerly.
 bool forced_eager(std::string_view full_name, std::string_view base_name);
 }  // namespace detail

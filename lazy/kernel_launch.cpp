@@ -118,6 +118,11 @@ KernelCode compile_kernel(const ir::Kernel& k, Device device, std::string* failu
     }
   }
   if (detail::codegen() != Settings::Codegen::Llvm) return {};
+  if (detail::jit_fault(k.name)) {
+    *failure = "LZ_JIT_FAULT: injected compile failure of " + k.name;
+    detail::count_codegen_failure(*failure);
+    return {};
+  }
   codegen_llvm::CodegenOptions options;
   options.math = detail::fast_math() ? codegen_llvm::MathMode::Fast : codegen_llvm::MathMode::Precise;
   try {
