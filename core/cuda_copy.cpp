@@ -27,7 +27,9 @@ struct Staging {
 
 Staging& staging(int device, const DriverApi& api, const char* what) {
   static std::mutex mutex;
-  static std::map<int, std::unique_ptr<Staging>> all;
+  // Never destroyed, like the device pools: freeing pinned memory at exit
+  // races the driver's own teardown, and a copy at exit may still need it.
+  static auto& all = *new std::map<int, std::unique_ptr<Staging>>();
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Staging>& s = all[device];
   if (!s) {

@@ -12,6 +12,9 @@ namespace lz {
 
 namespace {
 
+// Fixed-size list types are dims and pairs (int[2] stride); 1024 is plenty.
+constexpr int64_t kMaxFixedListSize = 1024;
+
 // A recursive-descent parser over the schema text. Every error reports the
 // column and echoes the schema with a caret, because schemas are written by
 // hand in registration files and a bare "parse error" wastes a rebuild.
@@ -126,7 +129,13 @@ class SchemaParser {
       type.is_list = true;
       skip_space();
       if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+        const size_t size_pos = pos_;
         type.list_size = parse_integer_literal();
+        // A default of int[N] is N copies: a huge N would allocate them all.
+        if (type.list_size > kMaxFixedListSize) {
+          fail_at(size_pos, "fixed list size " + std::to_string(type.list_size) + " is larger than " +
+                                std::to_string(kMaxFixedListSize));
+        }
       }
       expect(']');
       if (consume('?')) type.optional = true;

@@ -408,3 +408,12 @@ TEST_CASE("schema: kwarg-only arguments may follow defaults without one", "[core
   CHECK(arg(s, 2).kwarg_only);
   CHECK(s.is_out());
 }
+
+// Found by tests/libfuzzer/fuzz_parse_schema: "Andn(SymInt[20004080408] scaleO=6 ..."
+// made the default 20004080408 copies of 6 (160 GB) and died in operator new.
+TEST_CASE("schema: a huge fixed list size is a SchemaError, not an allocation", "[core]") {
+  check_schema_error("f(SymInt[20004080408] x=6) -> ()", 10, "fixed list size 20004080408 is larger than 1024");
+  check_schema_error("f(int[1025] x) -> ()", 7, "larger than 1024");
+  const FunctionSchema s = parse_schema("f(bool[1024] m=True) -> ()");
+  CHECK(arg(s, 0).default_value->to_bool_list().size() == 1024);
+}
