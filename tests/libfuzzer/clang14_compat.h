@@ -5,8 +5,9 @@
 
 // 1. eager_kernels/cpu/loops.h clones templates per ISA (target_clones),
 //    which Clang 14 rejects on templates. The fuzzers only need the operators
-//    registered, not fast kernels: the attribute becomes a no-op.
-#define target_clones(...) unused
+//    registered, not fast kernels: the attribute becomes a no-op, as in TSan
+//    builds.
+#include "../../cmake/sanitizers/no_target_clones.h"
 
 // 2. Clang 14 lacks __builtin_source_location, so libstdc++ 12's
 //    <source_location> declares nothing and core/tensor.h does not compile.
