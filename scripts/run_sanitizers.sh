@@ -5,8 +5,9 @@
 #       binaries CI runs (.ci/run): everything but the op tables, CUDA, codegen
 #       caches, tools and install tests, which take hours under ASan
 #   scripts/run_sanitizers.sh tsan [ctest args...]  TSan, build-tsan/, the threading tests
+#       (the binaries that hold them; CI runs this too)
 # Extra arguments go to ctest (e.g. -R dispatcher). LZ_SAN_TARGETS restricts
-# what is built (default: all). Compiles at -O1 -g: fast enough to run the
+# what is built (default: all for asan, the binaries with threading tests for tsan). Compiles at -O1 -g: fast enough to run the
 # suite, readable stacks. Builds run under `nice` so other work keeps the CPU.
 set -euo pipefail
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,6 +42,7 @@ case "$kind" in
     ;;
   tsan)
     sanitize="thread"
+    LZ_SAN_TARGETS=${LZ_SAN_TARGETS:-test_core test_dispatcher test_eager test_kernel test_codegen_llvm test_codegen_cuda test_lazy}
     build_dir=${LZ_BUILD_DIR:-$REPO_DIR/build-tsan}
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
     [ -f "$SUPP_DIR/tsan.supp" ] && TSAN_OPTIONS+=":suppressions=$SUPP_DIR/tsan.supp"

@@ -50,8 +50,9 @@ class Generator {
   std::string push(Step s) {
     // In lazy modes a result is lazy when an operand is (an in-place one stays what it was).
     bool lazy = s.kind == Step::Kind::Input ? s.lazy : false;
-    for (int a : s.args) lazy = lazy || lazy_[a];
-    if (s.kind == Step::Kind::Op && find_fuzz_op(s.op)->inplace) lazy = lazy_[s.args[0]];
+    const FuzzOp* op = s.kind == Step::Kind::Op ? find_fuzz_op(s.op) : nullptr;
+    for (size_t k = 0; k < s.args.size(); ++k) lazy = lazy || (reads_value(op, k) && lazy_[s.args[k]]);
+    if (op != nullptr && op->inplace) lazy = lazy_[s.args[0]];
     lazy_.push_back(lazy);
     p_.steps.push_back(std::move(s));
     runner_.run(p_);
@@ -77,10 +78,12 @@ class Generator {
       frozen_.insert(storage(static_cast<int>(p_.steps.size()) - 1));
     }
     if (!lazy_.back()) return;
-    for (int a : s.args) {
-      if (!lazy_[a]) captured_.insert(storage(a));
+    const FuzzOp* op = s.kind == Step::Kind::Op ? find_fuzz_op(s.op) : nullptr;
+    for (size_t k = 0; k < s.args.size(); ++k) {
+      if (reads_value(op, k) && !lazy_[s.args[k]]) captured_.insert(storage(s.args[k]));
     }
   }
+  static bool reads_value(const FuzzOp* op, size_t k) { return op == nullptr || !(op->sizes_only_args & (1u << k)); }
   bool writable(int v) const {
     return !frozen_.count(storage(v)) && (lazy_[v] || !captured_.count(storage(v)));
   }

@@ -218,6 +218,43 @@ Tensor index_of(const Step& s) {
   std::copy(s.ints.begin(), s.ints.end(), static_cast<int64_t*>(idx.data_ptr()));
   return idx;
 }
+// ints = {dim, index length along dim}, value = a seed for the index values:
+// gather's index has self's rank and sizes (but along dim), valid entries.
+bool a_gather(Rng& rng, const Args& a, Step& s) {
+  if (rank(a[0]) == 0 || a[0].numel() > 4096) return false;
+  const int64_t dim = any_dim(rng, rank(a[0]));
+  if (a[0].size(dim) == 0) return false;
+  s.ints = {dim, rng.uniform(0, 3)};
+  s.value = static_cast<double>(rng.uniform(0, 1 << 20));
+  s.value_is_int = true;
+  return true;
+}
+Tensor gather_index(const Tensor& self, const Step& s) {
+  const int64_t dim = s.ints.at(0) < 0 ? s.ints.at(0) + self.dim() : s.ints.at(0);
+  lz::SizeVec sizes(self.sizes().begin(), self.sizes().end());
+  const int64_t n = sizes.at(static_cast<size_t>(dim));
+  sizes[static_cast<size_t>(dim)] = s.ints.at(1);
+  Tensor idx = lz::empty(sizes, lz::kInt64);
+  auto* p = static_cast<int64_t*>(idx.data_ptr());
+  uint64_t x = static_cast<uint64_t>(s.value) * 2654435761u + 1;
+  for (int64_t i = 0; i < idx.numel(); ++i) {
+    x = x * 6364136223846793005u + 1442695040888963407u;  // a fixed LCG: the text form keeps only the seed
+    p[i] = static_cast<int64_t>((x >> 33) % static_cast<uint64_t>(n));
+  }
+  return idx;
+}
+// ints = {split size or chunk count, dim, which piece}: the piece is taken
+// modulo how many there are, which eager and lazy agree on.
+bool a_split(Rng& rng, const Args& a, Step& s) {
+  if (rank(a[0]) == 0) return false;
+  const int64_t dim = any_dim(rng, rank(a[0]));
+  s.ints = {rng.uniform(1, std::max<int64_t>(a[0].size(dim), 1)), dim, rng.uniform(0, 3)};
+  return true;
+}
+Tensor piece(const std::vector<Tensor>& pieces, const Step& s) {
+  return pieces.at(static_cast<size_t>(s.ints.at(2)) % pieces.size());
+}
+bool matrices(const Args& a, int64_t r0, int64_t r1) { return rank(a[0]) == r0 && rank(a[1]) == r1; }
 
 // In-place forms write a (possibly viewed) tensor: the handle is the same object.
 Tensor self(const Args& a) { return a[0]; }
@@ -255,6 +292,11 @@ std::vector<FuzzOp> build() {
       {"bitwise_not", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::bitwise_not(a[0]); }},
       {"to.float", One, Rounded, false, 0, a_float_cast, [](const Args& a, const Step& s) { return a[0].to(s.cast); }},
       {"to.int", One, Disc, false, 0, an_int_cast, [](const Args& a, const Step& s) { return a[0].to(s.cast); }},
+      {"isinf", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::isinf(a[0]); }},
+      {"zeros_like", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::zeros_like(a[0]); }},
+      {"ones_like", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::ones_like(a[0]); }},
+      {"full_like", One, Exact, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::full_like(a[0], value_of(s)); }},
       {"clone", One, Exact, false, 0, none, [](const Args& a, const Step&) { return a[0].clone(); }},
       {"contiguous", One, Exact, false, 0, none, [](const Args& a, const Step&) { return a[0].contiguous(); }},
       // ---- With a number ----
@@ -289,6 +331,11 @@ std::vector<FuzzOp> build() {
       {"eq", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].eq(a[1]); }},
       {"lt", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].lt(a[1]); }},
       {"ge", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].ge(a[1]); }},
+      {"le", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].le(a[1]); }},
+      {"ne", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].ne(a[1]); }},
+      {"logical_or", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].logical_or(a[1]); }},
+      {"bitwise_xor", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].bitwise_xor(a[1]); }},
+      {"clamp_max", Two, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::clamp_max(a[0], a[1]); }},
       {"logical_and", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].logical_and(a[1]); }},
       {"logical_xor", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].logical_xor(a[1]); }},
       {"bitwise_and", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].bitwise_and(a[1]); }},
@@ -314,6 +361,7 @@ std::vector<FuzzOp> build() {
       {"amin", One, Exact, false, 0, reduce_dims,
        [](const Args& a, const Step& s) { return lz::amin(a[0], s.ints, keepdim(s)); }},
       {"max.all", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::max(a[0]); }},
+      {"min.all", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::min(a[0]); }},
       {"prod", One, Rounded, false, 0, short_product,
        [](const Args& a, const Step& s) { return lz::prod(a[0], s.ints.at(0), keepdim(s)); }},
       {"argmax", One, Disc, false, 0, reduce_one_dim,
@@ -340,7 +388,19 @@ std::vector<FuzzOp> build() {
          s.ints = {a[0].size(-1)};
          return true;
        }, [](const Args& a, const Step& s) { return lz::layer_norm(a[0], s.ints); }},
+      {"rms_norm", One, Rounded, false, 0, [](Rng&, const Args& a, Step& s) {
+         if (rank(a[0]) == 0) return false;
+         s.ints = {a[0].size(-1)};
+         return true;
+       }, [](const Args& a, const Step& s) { return lz::rms_norm(a[0], s.ints); }},
       // ---- Views ----
+      {"t", One, Exact, false, 0, [](Rng&, const Args& a, Step&) { return rank(a[0]) <= 2; },
+       [](const Args& a, const Step&) { return lz::t(a[0]); }},
+      {"expand_as", Two, Exact, false, 0, none, [](const Args& a, const Step&) { return a[0].expand_as(a[1]); }},
+      {"split", One, Exact, false, 0, a_split,
+       [](const Args& a, const Step& s) { return piece(lz::split(a[0], s.ints.at(0), s.ints.at(1)), s); }},
+      {"chunk", One, Exact, false, 0, a_split,
+       [](const Args& a, const Step& s) { return piece(lz::chunk(a[0], s.ints.at(0), s.ints.at(1)), s); }},
       {"transpose", One, Exact, false, 0, two_dims,
        [](const Args& a, const Step& s) { return lz::transpose(a[0], s.ints.at(0), s.ints.at(1)); }},
       {"permute", One, Exact, false, 0, a_permutation,
@@ -368,6 +428,8 @@ std::vector<FuzzOp> build() {
       {"index_select", One, Exact, false, 0, an_index, [](const Args& a, const Step& s) {
          return lz::index_select(a[0], static_cast<int64_t>(s.value), index_of(s));
        }},
+      {"gather", One, Exact, false, 0, a_gather,
+       [](const Args& a, const Step& s) { return lz::gather(a[0], s.ints.at(0), gather_index(a[0], s)); }},
       {"cat", Operands::SameShape, Exact, false, 0, one_dim,
        [](const Args& a, const Step& s) { return lz::cat({a[0], a[1]}, s.ints.at(0)); }},
       {"stack", Operands::SameShape, Exact, false, 0, unsqueeze_dim,
@@ -375,6 +437,18 @@ std::vector<FuzzOp> build() {
       // ---- Matrix products ----
       {"matmul", Operands::MatMul, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::matmul(a[0], a[1]); }},
       {"mm", Operands::MatMul, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::mm(a[0], a[1]); }},
+      {"bmm", Operands::MatMul, Rounded, false, 0, [](Rng&, const Args& a, Step&) { return matrices(a, 3, 3); },
+       [](const Args& a, const Step&) { return lz::bmm(a[0], a[1]); }},
+      // linear's weight is [out, in]: mat2 transposed (a non-contiguous view).
+      {"linear", Operands::MatMul, Rounded, false, 0, [](Rng&, const Args& a, Step&) { return rank(a[1]) == 2; },
+       [](const Args& a, const Step&) { return lz::linear(a[0], a[1].t()); }},
+      // The bias is mat2's first row, broadcast over mat1's rows.
+      {"addmm", Operands::MatMul, Rounded, false, 0, [](Rng& rng, const Args& a, Step& s) {
+         pick_value(rng, s, true);
+         return matrices(a, 2, 2) && a[1].size(0) > 0;
+       }, [](const Args& a, const Step& s) {
+         return lz::addmm(a[1].select(0, 0), a[0], a[1], lz::Scalar(1), value_of(s));
+       }},
       // ---- In-place, through whatever view args[0] is ----
       {"add_", Two, Exact, true, 0, none, [](const Args& a, const Step&) { return self(a).add_(a[1]); }},
       {"sub_", Two, Exact, true, 0, none, [](const Args& a, const Step&) { return self(a).sub_(a[1]); }},
@@ -399,12 +473,14 @@ std::vector<FuzzOp> build() {
     for (std::string_view n : {"exp", "expm1", "exp2", "exp_", "pow", "pow.scalar", "logsumexp", "softmax", "log_softmax"}) {
       if (op.name == n) op.amplifies = true;
     }
-    for (std::string_view n : {"softmax", "log_softmax", "layer_norm", "cumsum"}) {
+    for (std::string_view n : {"softmax", "log_softmax", "layer_norm", "rms_norm", "cumsum"}) {
       if (op.name == n) op.sums_inside = true;
     }
     for (std::string_view n : {"reshape", "flatten", "contiguous", "to.float", "to.int"}) {
       if (op.name == n) op.aliasing_unspecified = true;
     }
+    if (op.name == "expand_as") op.sizes_only_args = 0b10;
+    if (op.name.ends_with("_like")) op.sizes_only_args = 0b1;
   }
   return ops;
 }

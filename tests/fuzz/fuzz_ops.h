@@ -55,6 +55,10 @@ struct FuzzOp {
   // self), and lazy tensors' strides are not eager's: programs write
   // neither afterwards.
   bool aliasing_unspecified = false;
+  // Bit i: only operand i's sizes and dtype are read (expand_as's other,
+  // *_like's self, which give eager results: README "Lazy mode"), so a lazy
+  // one does not make the result lazy, nor is an eager one captured.
+  uint8_t sizes_only_args = 0;
 };
 
 const std::vector<FuzzOp>& fuzz_ops();
