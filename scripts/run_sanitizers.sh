@@ -7,8 +7,9 @@
 #   scripts/run_sanitizers.sh tsan [ctest args...]  TSan, build-tsan/, the threading tests
 #       (the binaries that hold them; CI runs this too)
 # Extra arguments go to ctest (e.g. -R dispatcher). LZ_SAN_TARGETS restricts
-# what is built (default: all for asan, the binaries with threading tests for tsan). Compiles at -O1 -g: fast enough to run the
-# suite, readable stacks. Builds run under `nice` so other work keeps the CPU.
+# what is built (default: all for asan, the binaries with threading tests
+# for tsan). Compiles at -O1 -g: fast enough to run the suite, readable
+# stacks. Builds run under `nice` so other work keeps the CPU.
 set -euo pipefail
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SUPP_DIR=$REPO_DIR/cmake/sanitizers
