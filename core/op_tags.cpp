@@ -13,6 +13,7 @@ std::string_view to_string(Tag t) {
     case Tag::Random: return "random";
     case Tag::Composite: return "composite";
     case Tag::NonTensorResult: return "non_tensor_result";
+    case Tag::StepFunction: return "step_function";
   }
   return "?";
 }
@@ -22,7 +23,7 @@ std::ostream& operator<<(std::ostream& os, TagSet tags) {
   bool first = true;
   for (int i = 0; i < 32; ++i) {
     const auto t = static_cast<Tag>(i);
-    if (i > static_cast<int>(Tag::NonTensorResult) || !tags.has(t)) continue;
+    if (i > static_cast<int>(Tag::StepFunction) || !tags.has(t)) continue;
     os << (first ? "" : ", ") << to_string(t);
     first = false;
   }

@@ -19,6 +19,10 @@ enum class Tag : uint8_t {
   Random,       // draws from a Generator
   Composite,    // implemented in terms of other operators
   NonTensorResult,  // returns a number (item, equal): needs values, not traceable
+  // Its result jumps where an input crosses a threshold (floor, sign,
+  // remainder): inputs that differ by a rounding may give results a whole
+  // step apart, so results computed from rounded values compare loosely.
+  StepFunction,
 };
 
 class TagSet {

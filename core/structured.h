@@ -88,6 +88,7 @@ struct Structured<Meta, Impl, TensorMeta (*)(Self, Rest...)> {
   static void write(const Tensor& dst, const TensorMeta& m, Self self, Rest... rest) {
     const bool direct = dst.dtype() == m.dtype && !overlaps(dst, self) && !(overlaps(dst, rest) || ...);
     if (direct) {
+      dst.unsafe_get_impl()->prepare_write();
       Impl(dst, self, rest...);
       dst.unsafe_get_impl()->version_counter().bump();
     } else {

@@ -53,6 +53,11 @@ class TensorImpl : public RefCounted {
   const Storage& storage() const { return storage_; }
   // Address of element 0 (storage data + offset); InternalError without storage.
   void* data() const;
+  // Called by every eager kernel before it writes this tensor's elements:
+  // a lazy snapshot of them takes its copy first (core/storage.h, Note [Snapshots]).
+  void prepare_write() const {
+    if (storage_) storage_->prepare_write();
+  }
 
   // The count of in-place writes, shared by a base and its views. Made on
   // first use: most tensors are never viewed or written in place, and

@@ -36,6 +36,7 @@ LZ_LIBRARY(binary_ops) {
   const TagSet pointwise(Tag::Pointwise);
   const TagSet pointwise_inplace{Tag::Pointwise, Tag::Inplace};
   const TagSet pointwise_out{Tag::Pointwise, Tag::Out};
+  const TagSet step{Tag::Pointwise, Tag::StepFunction};  // rounding modes, remainder
 
   lib.def_structured<&meta::add>("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor")
       .tags(pointwise)
@@ -63,11 +64,11 @@ LZ_LIBRARY(binary_ops) {
   def_scalar_overload<&meta::div, &cpu::div_impl>(lib, pointwise, "div.Scalar(Tensor self, Scalar other) -> Tensor",
                                                   "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "");
   def_structured_named<&meta::div_mode, &cpu::div_mode_impl>(
-      lib, pointwise, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+      lib, step, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
       "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
       "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)");
   def_scalar_overload<&meta::div_mode, &cpu::div_mode_impl>(
-      lib, pointwise, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
+      lib, step, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
       "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", "");
 
   def_structured_named<&meta::pow, &cpu::pow_impl>(
@@ -84,15 +85,15 @@ LZ_LIBRARY(binary_ops) {
       .composite(&pow_scalar_out);
 
   def_structured_named<&meta::remainder, &cpu::remainder_impl>(
-      lib, pointwise, "remainder.Tensor(Tensor self, Tensor other) -> Tensor",
+      lib, step, "remainder.Tensor(Tensor self, Tensor other) -> Tensor",
       "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
       "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)");
   def_scalar_overload<&meta::remainder, &cpu::remainder_impl>(
-      lib, pointwise, "remainder.Scalar(Tensor self, Scalar other) -> Tensor",
+      lib, step, "remainder.Scalar(Tensor self, Scalar other) -> Tensor",
       "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
       "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)");
   lib.def("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor")
-      .tags(pointwise)
+      .tags(step)
       .composite(&remainder_scalar_tensor);
 
   lib.def_structured<&meta::atan2>("atan2(Tensor self, Tensor other) -> Tensor")

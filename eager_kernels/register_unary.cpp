@@ -11,14 +11,17 @@ namespace lz {
 LZ_LIBRARY(unary_ops) {
   const TagSet pointwise(Tag::Pointwise);
 
-#define LZ_DEF_UNARY(name)                                                     \
+  const TagSet step{Tag::Pointwise, Tag::StepFunction};
+
+#define LZ_DEF_UNARY_TAGGED(name, tags_)                                       \
   lib.def_structured<&meta::name>(#name "(Tensor self) -> Tensor")             \
-      .tags(pointwise)                                                         \
+      .tags(tags_)                                                             \
       .impl<&cpu::name##_impl>(DispatchKey::CPU)
+#define LZ_DEF_UNARY(name) LZ_DEF_UNARY_TAGGED(name, pointwise)
 
   LZ_DEF_UNARY(neg);
   LZ_DEF_UNARY(abs);
-  LZ_DEF_UNARY(sign);
+  LZ_DEF_UNARY_TAGGED(sign, step);
   LZ_DEF_UNARY(square);
   LZ_DEF_UNARY(reciprocal);
   LZ_DEF_UNARY(exp);
@@ -37,13 +40,14 @@ LZ_LIBRARY(unary_ops) {
   LZ_DEF_UNARY(relu);
   LZ_DEF_UNARY(silu);
   LZ_DEF_UNARY(erf);
-  LZ_DEF_UNARY(floor);
-  LZ_DEF_UNARY(ceil);
-  LZ_DEF_UNARY(round);
-  LZ_DEF_UNARY(trunc);
+  LZ_DEF_UNARY_TAGGED(floor, step);
+  LZ_DEF_UNARY_TAGGED(ceil, step);
+  LZ_DEF_UNARY_TAGGED(round, step);
+  LZ_DEF_UNARY_TAGGED(trunc, step);
   LZ_DEF_UNARY(logical_not);
   LZ_DEF_UNARY(bitwise_not);
 #undef LZ_DEF_UNARY
+#undef LZ_DEF_UNARY_TAGGED
 
   lib.def_structured<&meta::gelu>("gelu(Tensor self, *, str approximate='none') -> Tensor")
       .tags(pointwise)

@@ -42,18 +42,10 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
 Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride,
                   std::optional<int64_t> storage_offset) {
   const meta::ViewGeometry g = meta::as_strided_geometry(self, size, stride, storage_offset);
-  int64_t last = g.storage_offset;  // the last element index the view reaches
-  bool empty = false;
-  for (size_t i = 0; i < g.sizes.size(); ++i) {
-    if (g.sizes[i] == 0) empty = true;
-    last += (g.sizes[i] - 1) * g.strides[i];
-  }
-  if (!empty && self.unsafe_get_impl()->has_storage()) {
-    const int64_t available =
-        static_cast<int64_t>(self.unsafe_get_impl()->storage()->nbytes() / self.itemsize());
-    LZ_CHECK(last < available, ValueError, "[as_strided] size ", shape_str(size), ", stride ",
-             shape_str(stride), " and offset ", g.storage_offset, " reach element ", last,
-             " but the storage holds only ", available, " elements");
+  // A lazy tensor has no storage: the lazy layer checks against its base.
+  if (self.unsafe_get_impl()->has_storage()) {
+    meta::check_as_strided_bounds(
+        g, static_cast<int64_t>(self.unsafe_get_impl()->storage()->nbytes() / self.itemsize()));
   }
   return make_view(self, g);
 }

@@ -151,8 +151,9 @@ ValueId Graph::add_node(const OperatorEntry& op, std::span<const Arg> args,
       // the value, which is read when the graph runs.
       case ArgKind::Scalar: {
         h = hash_combine(hash_combine(h, a.index), static_cast<uint64_t>(a.i));
-        // 0 and 1 are part of the structure (x * 1 folds, alpha=1 needs no
-        // multiply); any other value is a runtime parameter.
+        // Special values are part of the structure (x * 1 folds, alpha=1
+        // needs no multiply, pow(x, 0.5) is a square root); any other value
+        // is a runtime parameter.
         if (a.index < scalars_.size() && is_special_scalar(scalars_[a.index])) {
           h = hash_combine(h, 1 + std::bit_cast<uint64_t>(scalars_[a.index].to_double()));
         }
@@ -216,13 +217,19 @@ void Graph::clear() {
 }
 
 bool is_special_scalar(const Scalar& s) {
+  // 0 and 1 fold (x * 1, alpha=1); the others are the powers pow's eager
+  // kernel computes as products, square roots and reciprocals.
+  static constexpr double kSpecial[] = {0, 1, 2, 3, -1, -2, 0.5, -0.5};
   if (!s.is_floating_point()) {
     const int64_t v = s.to_long();
-    return v == 0 || v == 1;
+    return v >= -2 && v <= 3;
   }
   // Bitwise: -0.0 == 0.0 numerically, but x - (-0.0) is not x for x = -0.0.
   const uint64_t bits = std::bit_cast<uint64_t>(s.to_double());
-  return bits == std::bit_cast<uint64_t>(0.0) || bits == std::bit_cast<uint64_t>(1.0);
+  for (double v : kSpecial) {
+    if (bits == std::bit_cast<uint64_t>(v)) return true;
+  }
+  return false;
 }
 
 uint64_t Graph::hash_of(std::span<const ValueId> values) const {

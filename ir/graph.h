@@ -18,8 +18,8 @@
 //
 // Node arguments follow the operator's schema one to one: a Tensor argument
 // is an operand, a Scalar is a runtime parameter (its value is not hashed: a
-// learning rate that changes every step keeps the graph's hash; only the
-// special values 0 and 1 are, see is_special_scalar), a Generator
+// learning rate that changes every step keeps the graph's hash; only a few
+// special values are, see is_special_scalar), a Generator
 // is a runtime parameter too, everything else (ints, floats, lists, dtypes)
 // is an attribute and hashed.
 //
@@ -155,6 +155,12 @@ class Graph {
   }
   ValueId input_value(uint32_t input_index) const { return inputs_[input_index]; }
   const Tensor& input_data(uint32_t input_index) const { return input_data_[input_index]; }
+  // Puts `data` (of the input's type) in place of input `input_index`'s and
+  // returns the old one: runs the graph on other values (LZ_CHECK_EAGER).
+  Tensor exchange_input_data(uint32_t input_index, Tensor data) {
+    std::swap(input_data_[input_index], data);
+    return data;
+  }
   const Scalar& scalar(uint32_t index) const { return scalars_[index]; }
   const Generator& generator(uint32_t index) const { return generators_[index]; }
   size_t num_scalars() const { return scalars_.size(); }
@@ -191,10 +197,11 @@ uint64_t input_hash(uint32_t input_index, const Tensor& data);
 // The hash of a value of `type` made by a node with hash `node_hash`.
 uint64_t value_hash(uint64_t node_hash, uint32_t output_index, const TensorMeta& type);
 
-// A "special" runtime scalar: exactly 0 or 1 (bool, int, or the doubles +0.0
-// and 1.0; -0.0 is not special). Hashing treats these by value (the PyTorch
-// LTC rule), so passes may fold on them (x * 1 -> x) and stay sound for a
-// cached executable; every other scalar value stays a runtime parameter.
+// A "special" runtime scalar: exactly 0, 1, 2, 3, -1, -2, 0.5 or -0.5 (bool,
+// int, or those doubles; -0.0 is not special). Hashing treats these by value
+// (the PyTorch LTC rule), so passes may fold on them (x * 1 -> x) and
+// lowerings specialise on them (pow(x, 0.5) is sqrt, as eagerly) and stay
+// sound for a cached executable; every other value stays a runtime parameter.
 bool is_special_scalar(const Scalar& s);
 
 }  // namespace lz::ir

@@ -7,8 +7,10 @@
 #include "core/local_dispatch_key_set.h"
 #include "core/ops_views.h"
 #include "ir/printer.h"
+#include "lazy/eager_values.h"
 #include "lazy/executable_cache.h"
 #include "lazy/functionalize.h"
+#include "lazy/recorder.h"
 #include "lazy/trace.h"
 
 namespace lz {
@@ -22,7 +24,10 @@ LazyValue data_value(Tensor data) {
   return v;
 }
 
-Tensor to_lazy_hook(const Tensor& eager) {
+// The lazy tensor holds a snapshot of `eager` (lazy/eager_values.h): later
+// writes to `eager` do not reach it, as if to_lazy() had copied.
+Tensor to_lazy_hook(const Tensor& eager_in) {
+  const Tensor eager = snapshot_of_eager(eager_in);
   const TensorImpl& e = *eager.unsafe_get_impl();
   const int64_t storage_elements =
       e.has_storage() ? static_cast<int64_t>(e.storage()->nbytes() / e.itemsize()) : eager.numel();
@@ -40,27 +45,38 @@ Tensor to_lazy_hook(const Tensor& eager) {
                                                eager.storage_offset(), data_value(eager)));
 }
 
-// The trace a lazy tensor's value is pending in (after bringing a stale
-// view up to date in this thread's trace), or nullptr when it has data.
+// The trace a lazy tensor's value is pending in, or nullptr when it has
+// its value. A view's value is its base's, read through the view
+// (read_view_from_base): the base's trace, if that is pending.
 Trace* pending_trace(const Tensor& t) {
   LazyTensorImpl& l = *lazy_impl(t);
-  if (!l.is_current()) {
-    Trace& tr = Trace::current();
-    std::lock_guard<lazy::TraceMutex> lock(tr.mutex());
-    refresh_view(tr, l);
+  if (l.is_view() && (!l.is_current() || l.own_value().pending())) {
+    const LazyValue& base = l.group().base;
+    if (base.pending()) return base.trace.get();
+    read_view_from_base(l);
+    return nullptr;
   }
   return l.own_value().trace.get();
 }
 
+// The value of a lazy tensor. to_eager() gives the caller a tensor of its
+// own (lazy/eager_values.h), the same one again while it is unmodified;
+// the other causes only read the value.
 Tensor to_eager_hook(const Tensor& lazy, SyncCause cause) {
   if (Trace* tr = pending_trace(lazy)) {
     intrusive_ptr<Trace> keep(tr);
-    tr->materialize(cause);
+    (void)tr->materialize(cause);
+    (void)pending_trace(lazy);  // a view registered elsewhere reads its base now
   }
-  const LazyValue& v = lazy_impl(lazy)->own_value();
-  LZ_CHECK(v.data.defined(), ValueError,
-           "[to_eager] this lazy tensor has no value: the materialisation meant to compute it failed");
-  return v.data;
+  LazyTensorImpl& l = *lazy_impl(lazy);
+  LazyValue& v = l.own_value();
+  check_has_value(v, l);
+  if (cause != SyncCause::ToEager) return v.data;
+  if (!v.handed_out.defined() || v.handed_out._version() != v.handed_out_version) {
+    v.handed_out = hand_out(v.data);
+    v.handed_out_version = v.handed_out._version();
+  }
+  return v.handed_out;
 }
 
 const bool hooks_installed = [] {
@@ -104,12 +120,21 @@ void sync(TensorList tensors, const std::source_location& where) {
       }
     }
   }
-  for (const auto& tr : traces) tr->materialize(SyncCause::Explicit);
+  for (const auto& tr : traces) (void)tr->materialize(SyncCause::Explicit);
+  // A tensor whose computation failed raises its error here, as it would
+  // when read; the others hold their values.
+  for (const Tensor& t : tensors) {
+    if (!t.is_lazy() || lazy::pending_trace(t) != nullptr) continue;
+    lazy::LazyTensorImpl& l = *lazy::lazy_impl(t);
+    lazy::check_has_value(l.own_value(), l);
+  }
 }
 
 void sync_all(const std::source_location& where) {
   set_sync_site(where);
-  lazy::Trace::current().materialize(SyncCause::Explicit);
+  if (std::exception_ptr error = lazy::Trace::current().materialize(SyncCause::Explicit)) {
+    std::rethrow_exception(error);
+  }
 }
 
 }  // namespace lz

@@ -46,6 +46,8 @@ Settings from_environment() {
   s.debug_level = static_cast<int>(env_size("LZ_DEBUG", 0));
   s.recompile_warn = env_size("LZ_RECOMPILE_WARN", s.recompile_warn);
   if (const char* v = std::getenv("LZ_JIT_FAULT")) s.jit_fault = v;
+  if (const char* v = std::getenv("LZ_CHECK_EAGER")) s.check_eager = std::string_view(v) == "1";
+  if (const char* v = std::getenv("LZ_LOWERING_FAULT")) s.lowering_fault = v;
   return s;
 }
 
@@ -60,6 +62,7 @@ struct State {
   std::atomic<bool> fast_math{settings.fast_math};
   std::atomic<int64_t> jit_threshold{settings.jit_threshold};
   std::atomic<bool> any_forced{!settings.force_eager.empty()};
+  std::atomic<bool> check_eager{settings.check_eager};
 };
 
 State& state() {
@@ -83,7 +86,8 @@ void set_settings(const Settings& s) {
     // Executables compiled under other passes, fusion or codegen settings must not be reused.
     const Settings& old = state().settings;
     recompile = s.fusion != old.fusion || s.pipeline != old.pipeline || s.codegen != old.codegen ||
-                s.fast_math != old.fast_math || s.jit_fault != old.jit_fault;
+                s.fast_math != old.fast_math || s.jit_fault != old.jit_fault ||
+                s.lowering_fault != old.lowering_fault;
     state().settings = s;
     state().node_limit = s.node_limit;
     state().strict = s.strict;
@@ -92,6 +96,7 @@ void set_settings(const Settings& s) {
     state().fast_math = s.fast_math;
     state().jit_threshold = s.jit_threshold;
     state().any_forced = !s.force_eager.empty();
+    state().check_eager = s.check_eager;
   }
   ExecutableCache::instance().set_capacity(s.cache_capacity);
   if (recompile) ExecutableCache::instance().clear();
@@ -111,11 +116,23 @@ std::vector<std::string> cuda_archs() {
   return state().settings.cuda_archs;
 }
 
-bool jit_fault(std::string_view kernel) {
-  std::lock_guard<std::mutex> lock(state().mutex);
-  const std::string& fault = state().settings.jit_fault;
+namespace {
+bool fault_matches(const std::string& fault, std::string_view kernel) {
   return !fault.empty() && kernel.find(fault) != std::string_view::npos;
 }
+}  // namespace
+
+bool jit_fault(std::string_view kernel) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  return fault_matches(state().settings.jit_fault, kernel);
+}
+
+bool lowering_fault(std::string_view kernel) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  return fault_matches(state().settings.lowering_fault, kernel);
+}
+
+bool check_eager() { return state().check_eager.load(std::memory_order_relaxed); }
 
 bool forced_eager(std::string_view full_name, std::string_view base_name) {
   if (!state().any_forced.load(std::memory_order_relaxed)) return false;

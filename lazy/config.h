@@ -35,6 +35,13 @@
 //   LZ_JIT_FAULT=text      fault injection: every fused kernel whose name
 //                          contains text fails to compile (tests the
 //                          fallback to eager steps and its counting)
+//   LZ_CHECK_EAGER=1       every materialised graph is run a second time,
+//                          node by node through the eager kernels, and a
+//                          disagreement raises InternalError naming the
+//                          first node that differs (lazy/eager_check.h)
+//   LZ_LOWERING_FAULT=text fault injection: every fused kernel whose name
+//                          contains text stores its results plus one (a
+//                          wrong lowering, for testing LZ_CHECK_EAGER)
 #pragma once
 
 #include <cstddef>
@@ -61,6 +68,8 @@ struct Settings {
   size_t recompile_warn = 8;
   std::vector<std::string> cuda_archs = {"sm_80", "sm_90"};
   std::string jit_fault;
+  bool check_eager = false;
+  std::string lowering_fault;
 };
 
 Settings settings();
@@ -77,6 +86,9 @@ int64_t jit_threshold();
 std::vector<std::string> cuda_archs();
 // Whether LZ_JIT_FAULT makes the kernel named `kernel` fail to compile.
 bool jit_fault(std::string_view kernel);
+// Whether LZ_LOWERING_FAULT makes the kernel named `kernel` compute wrong values.
+bool lowering_fault(std::string_view kernel);
+bool check_eager();
 // Whether `op` ("add.Tensor", base name "add") is forced to run eagerly.
 bool forced_eager(std::string_view full_name, std::string_view base_name);
 }  // namespace detail

@@ -74,6 +74,7 @@ void cuda_copy(const Tensor& self, const Tensor& src_in) {
     if (overlap == Overlap::Partial) src = device_clone(src);
   }
   const int64_t bytes = static_cast<int64_t>(self.nbytes());
+  self.unsafe_get_impl()->prepare_write();
   if (src.is_cpu()) {
     // Convert and lay out on the host, then one transfer.
     Tensor host = src.to(self.dtype()).expand(self.sizes()).contiguous();

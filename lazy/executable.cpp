@@ -103,10 +103,17 @@ bool returns_tensor_list(const FunctionSchema& s) {
 }  // namespace
 
 // Builds an executable from a trace: copy, passes, fusion plan, steps.
+BuildOptions BuildOptions::from_settings() {
+  const Settings s = settings();
+  return BuildOptions{s.pipeline, s.fusion};
+}
+
+BuildOptions BuildOptions::reference() { return BuildOptions{"none", false}; }
+
 class Executable::Builder {
  public:
-  Builder(Executable& exe, const ir::Graph& trace, std::span<const ir::ValueId> outputs)
-      : exe_(exe), trace_(trace), trace_outputs_(outputs) {}
+  Builder(Executable& exe, const ir::Graph& trace, std::span<const ir::ValueId> outputs, const BuildOptions& options)
+      : exe_(exe), trace_(trace), trace_outputs_(outputs), options_(options) {}
 
   void build();
 
@@ -124,6 +131,7 @@ class Executable::Builder {
   Executable& exe_;
   const ir::Graph& trace_;
   std::span<const ir::ValueId> trace_outputs_;
+  const BuildOptions& options_;
   passes::Program program_;
   std::vector<uint32_t> slot_of_;
   absl::flat_hash_map<ir::NodeId, uint32_t> position_;  // trace node -> post-order position
@@ -210,6 +218,21 @@ void Executable::Builder::add_eager_step(ir::NodeId id) {
   exe_.steps_.push_back(std::move(step));
 }
 
+namespace {
+
+// LZ_LOWERING_FAULT: the kernel stores its results plus one (bools
+// negated), as a wrong lowering would.
+void inject_wrong_lowering(ir::Kernel& k) {
+  ir::KernelBuilder b(&k);
+  for (ir::Store& store : k.stores) {
+    const ScalarType t = b.dtype_of(store.value);
+    store.value = t == ScalarType::Bool ? b.unary(ir::ScalarOp::LogicalNot, store.value, t)
+                                        : b.binary(ir::ScalarOp::Add, store.value, b.constant(1, t), t);
+  }
+}
+
+}  // namespace
+
 // Compiles every kernel group (per group: the compiled kernel, or null). A
 // kernel the code generator cannot emit becomes eager steps, one per node,
 // each saying why, so metrics, LZ_DEBUG and dumps show the fallback.
@@ -219,6 +242,7 @@ std::vector<KernelCode> Executable::Builder::compile_kernels(passes::FusionPlan&
   for (passes::FusionGroup& group : plan.groups) {
     std::string failure;
     KernelCode c;
+    if (group.is_kernel() && detail::lowering_fault(group.kernel.name)) inject_wrong_lowering(group.kernel);
     if (group.is_kernel()) c = compile_kernel(group.kernel, device_of(group), &failure);
     if (failure.empty()) {
       groups.push_back(std::move(group));
@@ -360,7 +384,7 @@ void Executable::Builder::build() {
     exe_.traced_text_ = ir::print_graph(program_.graph, program_.outputs);
   }
   const Settings s = settings();
-  passes::PassManager pipeline = passes::make_pipeline(s.pipeline);
+  passes::PassManager pipeline = passes::make_pipeline(options_.pipeline);
   GraphDump dump(s.dump_dir, trace_.hash_of(trace_outputs_));
   dump.program("00_traced", program_);
   int pass_number = 0;
@@ -370,7 +394,7 @@ void Executable::Builder::build() {
     dump.program(number + std::string(pass), p);
   });
   pipeline.run(program_);
-  passes::FusionPlan plan = passes::plan_fusion(program_, {s.fusion});
+  passes::FusionPlan plan = passes::plan_fusion(program_, {options_.fusion});
   std::vector<KernelCode> compiled = compile_kernels(plan);
   exe_.plan_text_ = passes::print_plan(program_.graph, plan);
   exe_.decisions_ = plan.decisions;
@@ -408,9 +432,10 @@ void Executable::Builder::build() {
   for (const auto& [name, count] : per_op_) exe_.steps_per_op_.emplace_back(name, count);
 }
 
-std::unique_ptr<Executable> Executable::build(const ir::Graph& g, std::span<const ir::ValueId> outputs) {
+std::unique_ptr<Executable> Executable::build(const ir::Graph& g, std::span<const ir::ValueId> outputs,
+                                              const BuildOptions& options) {
   auto exe = std::unique_ptr<Executable>(new Executable());
-  Builder(*exe, g, outputs).build();
+  Builder(*exe, g, outputs, options).build();
   return exe;
 }
 
@@ -490,75 +515,119 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, TraceO
                seconds > 0 ? bytes / seconds / 1e9 : 0.0);
 }
 
+void Executable::run_step(const Step& step, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots,
+                          Stack& stack, uint64_t* bytes_allocated) const {
+  if (step.kernel >= 0) {
+    run_kernel_step(kernels_[step.kernel], g, order, slots, bytes_allocated);
+    return;
+  }
+  stack.clear();
+  for (const StepArg& a : step.args) {
+    switch (a.kind) {
+      case StepArg::Kind::Constant: stack.push_back(a.constant); break;
+      case StepArg::Kind::Slot: stack.emplace_back(slots[a.index]); break;
+      case StepArg::Kind::SlotList: {
+        std::vector<Tensor> list;
+        list.reserve(a.slots.size());
+        for (int32_t s : a.slots) list.push_back(slots[s]);
+        stack.emplace_back(std::move(list));
+        break;
+      }
+      case StepArg::Kind::OptionalSlotList: {
+        std::vector<std::optional<Tensor>> list;
+        for (int32_t s : a.slots) list.push_back(s < 0 ? std::nullopt : std::optional<Tensor>(slots[s]));
+        stack.emplace_back(std::move(list));
+        break;
+      }
+      case StepArg::Kind::Scalar: stack.emplace_back(g.scalar(a.index)); break;
+      case StepArg::Kind::Generator: stack.emplace_back(g.generator(a.index)); break;
+    }
+  }
+  if (step.strided_from_base) {
+    // A lazy as_strided addresses its base as a contiguous tensor starting
+    // at element 0; the eager input may be strided or start elsewhere.
+    const Tensor base = stack[0].to_tensor().contiguous();
+    const int64_t offset = stack[3].is_none() ? 0 : stack[3].to_int();
+    stack[0] = IValue(base);
+    stack[3] = IValue(offset + base.storage_offset());
+  }
+  if (step.implicit_generator != ir::kNone) {
+    DefaultGeneratorGuard replay(g.generator(step.implicit_generator));
+    step.op->call_boxed(&stack);
+  } else {
+    step.op->call_boxed(&stack);
+  }
+  if (step.returns_list) {
+    TensorList list = stack.at(0).to_tensor_list();
+    LZ_INTERNAL_ASSERT(list.size() == step.output_slots.size(), step.op->name(), " returned ",
+                       list.size(), " tensors, the graph expects ", step.output_slots.size());
+    for (size_t k = 0; k < list.size(); ++k) slots[step.output_slots[k]] = list[k];
+  } else {
+    for (size_t k = 0; k < step.output_slots.size(); ++k) {
+      slots[step.output_slots[k]] = std::move(stack.at(k)).to_tensor();
+    }
+  }
+  if (step.allocates) {
+    for (uint32_t s : step.output_slots) *bytes_allocated += slots[s].nbytes();
+  }
+}
+
+namespace {
+
+// The first error among the slots a step reads (isolated runs).
+template <class Step>
+std::exception_ptr first_error_read(const Step& step, const std::vector<std::exception_ptr>& slot_errors) {
+  using Kind = std::remove_cvref_t<decltype(step.args[0].kind)>;
+  for (const auto& a : step.args) {
+    if (a.kind == Kind::Slot && slot_errors[a.index]) return slot_errors[a.index];
+    for (int32_t s : a.slots) {
+      if (s >= 0 && slot_errors[s]) return slot_errors[s];
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::vector<Tensor> Executable::run(const ir::Graph& g, std::span<const ir::ValueId> outputs,
-                                    uint64_t* bytes_allocated) const {
+                                    uint64_t* bytes_allocated, std::vector<std::exception_ptr>* errors) const {
   std::vector<Tensor> slots(num_slots_);
   for (const auto& [input, slot] : inputs_) slots[slot] = g.input_data(input);
   TraceOrder order(g, outputs);
   ExcludeDispatchKeyGuard below_lazy(DispatchKeySet(DispatchKey::Lazy));
   Stack stack;
+  std::vector<std::exception_ptr> slot_errors(errors != nullptr ? num_slots_ : 0);
   for (const Step& step : steps_) {
-    if (step.kernel >= 0) {
-      run_kernel_step(kernels_[step.kernel], g, order, slots, bytes_allocated);
-      for (uint32_t s : step.release_after) slots[s] = Tensor();
-      continue;
-    }
-    stack.clear();
-    for (const StepArg& a : step.args) {
-      switch (a.kind) {
-        case StepArg::Kind::Constant: stack.push_back(a.constant); break;
-        case StepArg::Kind::Slot: stack.emplace_back(slots[a.index]); break;
-        case StepArg::Kind::SlotList: {
-          std::vector<Tensor> list;
-          list.reserve(a.slots.size());
-          for (int32_t s : a.slots) list.push_back(slots[s]);
-          stack.emplace_back(std::move(list));
-          break;
+    if (errors == nullptr) {
+      run_step(step, g, order, slots, stack, bytes_allocated);
+    } else {
+      std::exception_ptr failed = first_error_read(step, slot_errors);
+      if (!failed) {
+        try {
+          run_step(step, g, order, slots, stack, bytes_allocated);
+        } catch (...) {
+          failed = std::current_exception();
         }
-        case StepArg::Kind::OptionalSlotList: {
-          std::vector<std::optional<Tensor>> list;
-          for (int32_t s : a.slots) list.push_back(s < 0 ? std::nullopt : std::optional<Tensor>(slots[s]));
-          stack.emplace_back(std::move(list));
-          break;
-        }
-        case StepArg::Kind::Scalar: stack.emplace_back(g.scalar(a.index)); break;
-        case StepArg::Kind::Generator: stack.emplace_back(g.generator(a.index)); break;
+      }
+      for (uint32_t s : step.output_slots) {
+        slot_errors[s] = failed;
+        if (failed) slots[s] = Tensor();
       }
     }
-    if (step.strided_from_base) {
-      // A lazy as_strided addresses its base as a contiguous tensor starting
-      // at element 0; the eager input may be strided or start elsewhere.
-      const Tensor base = stack[0].to_tensor().contiguous();
-      const int64_t offset = stack[3].is_none() ? 0 : stack[3].to_int();
-      stack[0] = IValue(base);
-      stack[3] = IValue(offset + base.storage_offset());
+    for (uint32_t s : step.release_after) {
+      slots[s] = Tensor();
+      if (errors != nullptr) slot_errors[s] = nullptr;
     }
-    if (step.implicit_generator != ir::kNone) {
-      DefaultGeneratorGuard replay(g.generator(step.implicit_generator));
-      step.op->call_boxed(&stack);
-    } else {
-      step.op->call_boxed(&stack);
-    }
-    if (step.returns_list) {
-      TensorList list = stack.at(0).to_tensor_list();
-      LZ_INTERNAL_ASSERT(list.size() == step.output_slots.size(), step.op->name(), " returned ",
-                         list.size(), " tensors, the graph expects ", step.output_slots.size());
-      for (size_t k = 0; k < list.size(); ++k) slots[step.output_slots[k]] = list[k];
-    } else {
-      for (size_t k = 0; k < step.output_slots.size(); ++k) {
-        slots[step.output_slots[k]] = std::move(stack.at(k)).to_tensor();
-      }
-    }
-    if (step.allocates) {
-      for (uint32_t s : step.output_slots) *bytes_allocated += slots[s].nbytes();
-    }
-    for (uint32_t s : step.release_after) slots[s] = Tensor();
   }
   detail::count_steps(steps_per_op_);
   detail::count_kernels(kernels_.size());
   std::vector<Tensor> out;
   out.reserve(output_slots_.size());
   for (uint32_t s : output_slots_) out.push_back(slots[s]);
+  if (errors != nullptr) {
+    errors->clear();
+    for (uint32_t s : output_slots_) errors->push_back(slot_errors[s]);
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@
 // graph it is run with.
 #pragma once
 
+#include <exception>
 #include <memory>
 #include <optional>
 #include <span>
@@ -43,16 +44,32 @@ struct InputLayout {
 };
 InputLayout layout_of(uint32_t input_index, const Tensor& t);
 
+// How a graph is planned. The defaults come from settings(); the reference
+// plan runs the traced nodes as they are, each through its eager kernel (no
+// passes, no fusion): what a failing graph is re-run with to find which
+// values the failure reaches, and what LZ_CHECK_EAGER compares against.
+struct BuildOptions {
+  std::string pipeline;  // the pass pipeline spec (passes/pass_manager.h)
+  bool fusion = true;
+  static BuildOptions from_settings();
+  static BuildOptions reference();
+};
+
 class Executable {
  public:
   // Plans the steps computing `outputs` (in that order) of graph `g`.
-  static std::unique_ptr<Executable> build(const ir::Graph& g, std::span<const ir::ValueId> outputs);
+  static std::unique_ptr<Executable> build(const ir::Graph& g, std::span<const ir::ValueId> outputs,
+                                           const BuildOptions& options = BuildOptions::from_settings());
 
   // Runs on graph `g` (same structure and outputs as the one built from)
   // and returns the outputs, in the order given to build(); adds the bytes
-  // its steps allocated to *bytes_allocated.
+  // its steps allocated to *bytes_allocated. A step that raises stops the
+  // run, unless `errors` is given: then the step's results, and everything
+  // computed from them, fail with its error, the other steps still run, and
+  // (*errors)[i] is output i's error (its tensor then undefined).
   std::vector<Tensor> run(const ir::Graph& g, std::span<const ir::ValueId> outputs,
-                          uint64_t* bytes_allocated) const;
+                          uint64_t* bytes_allocated,
+                          std::vector<std::exception_ptr>* errors = nullptr) const;
 
   // The input signature this executable was built for.
   const std::vector<InputLayout>& input_layouts() const { return input_layouts_; }
@@ -120,6 +137,8 @@ class Executable {
   };
 
   class Builder;
+  void run_step(const Step& step, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots, Stack& stack,
+                uint64_t* bytes_allocated) const;
   void run_kernel_step(const KernelStep& k, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots,
                        uint64_t* bytes_allocated) const;
 

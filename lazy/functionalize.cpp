@@ -6,6 +6,7 @@
 #include "core/ops_copy.h"
 #include "core/ops_views.h"
 #include "core/structured.h"
+#include "eager_kernels/meta/view_meta.h"
 #include "lazy/metrics.h"
 #include "lazy/recorder.h"
 
@@ -29,6 +30,25 @@ void refresh_view(Trace& tr, LazyTensorImpl& view) {
   const Tensor fresh = as_strided(base, view.sizes(), view.strides(), view.storage_offset());
   view.set_view_value(lazy_impl(fresh)->own_value());
   tr.register_tensor(view);
+}
+
+bool read_view_from_base(LazyTensorImpl& view) {
+  const LazyValue& base = view.group().base;
+  if (base.pending()) return false;
+  LazyValue v;
+  if (base.failed()) {
+    v.error = base.error;
+  } else if (base.data.defined()) {
+    // The view's geometry addresses a contiguous base from its element 0;
+    // the base's data may start elsewhere in its storage.
+    ExcludeDispatchKeyGuard eager_only(DispatchKeySet(DispatchKey::Lazy));
+    const Tensor data = base.data.contiguous();
+    v.data = as_strided(data, view.sizes(), view.strides(), view.storage_offset() + data.storage_offset());
+  } else {
+    return false;  // lost: the caller reports it
+  }
+  view.set_view_value(std::move(v));
+  return true;
 }
 
 void write_value(Trace& tr, LazyTensorImpl& dst, ir::ValueId value, const TensorMeta& type) {
@@ -57,6 +77,9 @@ void write_value(Trace& tr, LazyTensorImpl& dst, ir::ValueId value, const Tensor
     group.base = lazy_impl(updated)->own_value();
     ++group.generation;
     dst.set_view_value(tr.pending(value));
+    // The base's value is pending here now: the base must be registered
+    // here too, or it would lose the write once every view is gone.
+    tr.register_tensor(dst.base_tensor());
   }
   tr.register_tensor(dst);
   dst.version_counter().bump();
@@ -125,6 +148,21 @@ bool record_mutation(Trace& tr, const OperatorHandle& op, Stack* stack, const Me
   return true;
 }
 
+Tensor strided_result(Trace& tr, const TensorMeta& type, ir::ValueId value, IntArrayRef strides) {
+  Tensor zeros;
+  {
+    IncludeDispatchKeyGuard trace_factories(DispatchKeySet(DispatchKey::Lazy));
+    zeros = full({checked_numel(type.sizes, "strided result")}, 0, TensorOptions(type.dtype).device(type.device));
+  }
+  const Tensor values = lazy_wrapper(tr, tr.pending(value), type);
+  const Tensor storage = as_strided_scatter(zeros, values, type.sizes, strides, 0);
+  auto base = make_intrusive<LazyTensorImpl>(meta_of(storage), lazy_impl(storage)->own_value());
+  tr.register_tensor(*base);
+  auto view = make_intrusive<LazyTensorImpl>(*base, type.sizes, strides, 0, tr.pending(value));
+  tr.register_tensor(*view);
+  return Tensor(std::move(view));
+}
+
 void push_view_results(Trace& tr, const OperatorHandle& op, Stack* stack, const MetaList& metas) {
   const size_t n = op.schema().arguments().size();
   IValue* args = stack->data() + (stack->size() - n);
@@ -143,6 +181,9 @@ void push_view_results(Trace& tr, const OperatorHandle& op, Stack* stack, const 
     // as_strided addresses the storage, which for a lazy tensor is its
     // group's base (read as a contiguous tensor).
     AliasGroup& group = base.group();
+    meta::check_as_strided_bounds({SizeVec(shaped.sizes().begin(), shaped.sizes().end()),
+                                   SizeVec(shaped.strides().begin(), shaped.strides().end()), shaped.storage_offset()},
+                                  checked_numel(group.base_type.sizes, "as_strided"));
     const Tensor whole = lazy_wrapper(tr, group.base, group.base_type);
     Stack call{IValue(whole), args[1], args[2], IValue(shaped.storage_offset())};
     v = record_call(tr, op, call.data(), metas);

@@ -12,6 +12,12 @@ namespace lz::lazy {
 // Recomputes a stale view's value from its group's base (as_strided).
 void refresh_view(Trace& tr, LazyTensorImpl& view);
 
+// Once its base's value is materialised, a view's value is read from it:
+// the base's data seen through the view's geometry (so it has eager's
+// layout and costs nothing), or the base's error. False, and nothing
+// changes, while the base's value is pending.
+bool read_view_from_base(LazyTensorImpl& view);
+
 // Makes `value` (typed `type`, same sizes as dst) the new contents of dst:
 // cast to dst's dtype if needed; a view also writes through into its base
 // (as_strided_scatter). Bumps dst's version counter.
@@ -22,6 +28,12 @@ void write_value(Trace& tr, LazyTensorImpl& dst, ir::ValueId value, const Tensor
 // equivalents). Replaces the arguments on the stack by the returns.
 // Returns false when the operator has no functional form (caller falls back).
 bool record_mutation(Trace& tr, const OperatorHandle& op, Stack* stack, const MetaList& metas);
+
+// A result that eagerly has `strides`, a dense layout other than
+// contiguous (clone of a transposed tensor): a view with those strides of
+// a base holding its values in memory order, as the eager storage does.
+// Registered in `tr`.
+Tensor strided_result(Trace& tr, const TensorMeta& type, ir::ValueId value, IntArrayRef strides);
 
 // The results of a view operator on lazy `self`: lazy views sharing self's
 // alias group, with the geometry the eager kernel computes.

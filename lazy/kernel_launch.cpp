@@ -141,10 +141,15 @@ void launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const 
   launch.domain.assign(domain.begin(), domain.end());
   std::vector<uint8_t> reduced(k.accesses.size(), 0);
   for (const ir::Store& s : k.stores) reduced[s.access] = s.reduced;
+  // The viewed tensors live until the kernel has run: an as_strided step
+  // over a strided view (a broadcast operand) reads a contiguous copy.
+  std::vector<Tensor> viewed;
+  viewed.reserve(k.accesses.size());
   for (uint32_t a = 0; a < k.accesses.size(); ++a) {
     Tensor t = buffers[k.accesses[a].buffer];
     for (const ir::ViewStep& step : k.accesses[a].views) t = apply_view(t, step, shapes);
     launch.accesses.push_back(bind_access(k, a, t, domain, reduced[a]));
+    viewed.push_back(std::move(t));
   }
   launch.params = std::move(params);
   if (code.cuda) return code.cuda->launch(launch);

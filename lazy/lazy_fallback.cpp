@@ -148,6 +148,24 @@ void run_eagerly(Trace& tr, const OperatorHandle& op, Stack* stack, const Untrac
   }
 }
 
+// Operators with a memory_format argument (clone, _to_copy) lay their
+// result out like self under preserve_format, as their eager kernels do:
+// the strides the lazy result must report then, or nullopt (contiguous).
+std::optional<SizeVec> preserved_strides(const OperatorHandle& op, const IValue* args) {
+  const auto& arguments = op.schema().arguments();
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i].type.base != BaseType::MemoryFormat) continue;
+    if (!args[i].is_none() && args[i].to_memory_format() != MemoryFormat::Preserve) return std::nullopt;
+    const Tensor* self = tensor_argument(args[0]);
+    if (self == nullptr || !self->is_lazy() || self->is_contiguous() ||
+        !is_non_overlapping_and_dense(self->sizes(), self->strides())) {
+      return std::nullopt;
+    }
+    return SizeVec(self->strides().begin(), self->strides().end());
+  }
+  return std::nullopt;
+}
+
 void push_results(Trace& tr, const OperatorHandle& op, Stack* stack, size_t n, const MetaList& metas,
                   ir::ValueId first) {
   stack->resize(stack->size() - n);
@@ -190,8 +208,15 @@ void lazy_fallback(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
     push_view_results(tr, op, stack, metas);
     return;
   }
+  const std::optional<SizeVec> strides = preserved_strides(op, args);
   const ir::ValueId first = record_call(tr, op, args, metas);
   detail::count_traced();
+  if (strides) {
+    Tensor result = strided_result(tr, metas[0], first, *strides);
+    stack->resize(stack->size() - n);
+    stack->emplace_back(std::move(result));
+    return;
+  }
   push_results(tr, op, stack, n, metas, first);
 }
 

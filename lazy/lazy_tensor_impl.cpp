@@ -12,7 +12,10 @@ LazyTensorImpl::LazyTensorImpl(const TensorMeta& type, LazyValue value)
 
 LazyTensorImpl::LazyTensorImpl(LazyTensorImpl& base, IntArrayRef sizes, IntArrayRef strides,
                                int64_t storage_offset, LazyValue value)
-    : TensorImpl(base, sizes, strides, storage_offset), value_(std::move(value)), is_view_(true) {
+    : TensorImpl(base, sizes, strides, storage_offset),
+      value_(std::move(value)),
+      base_(&base.base_tensor()),
+      is_view_(true) {
   group_ = intrusive_ptr<AliasGroup>(&base.group());
   generation_ = group_->generation;
 }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 
 #include "core/tensor.h"
 #include "core/tensor_meta.h"
@@ -22,15 +23,22 @@ namespace lz::lazy {
 
 class Trace;
 
-// A value: pending in a trace (trace != nullptr), or materialised (data).
+// A value: pending in a trace (trace != nullptr), materialised (data), or
+// failed (error: what computing it raised, rethrown whenever it is read).
 struct LazyValue {
   intrusive_ptr<Trace> trace;
   uint64_t epoch = 0;  // the trace's graph epoch the id belongs to
   ir::ValueId id = ir::kNone;
   Tensor data;
+  std::exception_ptr error;
+  // What to_eager() gave out for `data`, and its version then: given again
+  // while the caller has not written it (lazy/eager_values.h).
+  Tensor handed_out;
+  uint64_t handed_out_version = 0;
 
   bool pending() const { return static_cast<bool>(trace); }
-  bool empty() const { return !trace && !data.defined(); }
+  bool failed() const { return static_cast<bool>(error); }
+  bool empty() const { return !trace && !data.defined() && !error; }
 };
 
 class AliasGroup final : public RefCounted {
@@ -50,6 +58,11 @@ class LazyTensorImpl final : public TensorImpl {
   ~LazyTensorImpl() override;
 
   bool is_view() const { return is_view_; }
+  // The base tensor a view was taken from (itself for a base). Views keep
+  // it alive: a write through a view makes the base's value pending, and
+  // the base must then be registered where it is pending, or nothing would
+  // compute it once the view is gone.
+  LazyTensorImpl& base_tensor() { return is_view_ ? *base_ : *this; }
   // The group shared with views (made when the first view is taken).
   AliasGroup& group();
   bool has_group() const { return static_cast<bool>(group_); }
@@ -72,6 +85,7 @@ class LazyTensorImpl final : public TensorImpl {
   friend class Trace;
   LazyValue value_;
   intrusive_ptr<AliasGroup> group_;
+  intrusive_ptr<LazyTensorImpl> base_;  // views only
   uint64_t generation_ = 0;
   bool is_view_ = false;
   // Not a reference: a trace with registered tensors keeps itself alive

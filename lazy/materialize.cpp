@@ -5,9 +5,12 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <optional>
+#include <sstream>
 
 #include "absl/container/flat_hash_map.h"
 #include "core/error.h"
+#include "lazy/eager_check.h"
 #include "lazy/executable_cache.h"
 #include "lazy/config.h"
 #include "lazy/functionalize.h"
@@ -22,29 +25,20 @@ bool pending_here(const LazyValue& v, const Trace* tr, uint64_t epoch) {
   return v.pending() && v.trace.get() == tr && v.epoch == epoch;
 }
 
-// The values of `tr` some live tensor still needs: own values of bases and
-// current views, and the bases of alias groups (views are recomputed from
-// them after a write).
+// The values of `tr` some live tensor still needs: bases' values (a base
+// with views holds its group's) and the bases of views' groups. A view's
+// own pending value is visited too (needed = false): views are read from
+// their base's result afterwards (read_view_from_base).
 template <class Fn>
 void for_each_needed_value(const std::vector<LazyTensorImpl*>& registry, const Trace* tr,
                            uint64_t epoch, Fn fn) {
   for (LazyTensorImpl* t : registry) {
-    if (t->is_current() && pending_here(t->own_value(), tr, epoch)) fn(t->own_value(), true);
-    if (t->is_view() && !t->is_current() && pending_here(t->own_value(), tr, epoch)) {
-      fn(t->own_value(), false);  // stale: recomputed from the base when read
+    if (!t->is_view()) {
+      if (pending_here(t->own_value(), tr, epoch)) fn(t->own_value(), true);
+      continue;
     }
-    if (t->has_group() && pending_here(t->group().base, tr, epoch)) fn(t->group().base, true);
-  }
-}
-
-void check_inputs_unchanged(const ir::Graph& g, const std::vector<uint64_t>& versions,
-                            const std::vector<InputLayout>& used) {
-  for (const InputLayout& in : used) {
-    const Tensor& t = g.input_data(in.input_index);
-    LZ_CHECK(t._version() == versions[in.input_index], ValueError,
-             "[lazy] an eager tensor (shape ", shape_str(t.sizes()), ", ", t.dtype(),
-             ") used by a lazy computation was modified in place before the computation ran; "
-             "clone it before modifying, or materialise the lazy results first");
+    if (pending_here(t->own_value(), tr, epoch)) fn(t->own_value(), false);
+    if (pending_here(t->group().base, tr, epoch)) fn(t->group().base, true);
   }
 }
 
@@ -81,32 +75,46 @@ std::vector<ir::ValueId> Trace::needed_values() {
   return values;
 }
 
-void Trace::materialize(SyncCause cause) {
-  std::lock_guard<TraceMutex> lock(mutex_);
-  if (materializing_ || graph_.num_nodes() == 0) return;
+namespace {
 
-  // Views whose base was written since they were read are brought up to
-  // date first, so they are computed with everything else.
-  std::vector<LazyTensorImpl*> stale;
-  for (LazyTensorImpl* t : registry_) {
-    if (t->is_view() && !t->is_current() && pending_here(t->group().base, this, epoch_)) stale.push_back(t);
-  }
-  for (LazyTensorImpl* t : stale) refresh_view(*this, *t);
+// What one run of a trace computed: a value or an error per output.
+struct RunResult {
+  std::vector<Tensor> values;
+  std::vector<std::exception_ptr> errors;  // empty when every output was computed
+  uint64_t bytes_allocated = 0;
+};
+
+// Runs the reference plan with every step's failure kept to what it
+// reaches: the values a failing node does not feed are still computed, and
+// those it does carry its error.
+RunResult run_isolating_failures(const ir::Graph& g, std::span<const ir::ValueId> outputs) {
+  RunResult r;
+  const std::unique_ptr<Executable> reference = Executable::build(g, outputs, BuildOptions::reference());
+  r.values = reference->run(g, outputs, &r.bytes_allocated, &r.errors);
+  return r;
+}
+
+}  // namespace
+
+std::exception_ptr Trace::materialize(SyncCause cause) {
+  std::lock_guard<TraceMutex> lock(mutex_);
+  if (materializing_ || graph_.num_nodes() == 0) return nullptr;
 
   const std::vector<ir::ValueId> outputs = needed_values();
 
-  absl::flat_hash_map<ir::ValueId, Tensor> results;
-  uint64_t bytes_allocated = 0;
-  std::exception_ptr error;
+  RunResult run;
+  std::optional<EagerCheck> check;  // LZ_CHECK_EAGER
   if (!outputs.empty()) {
     materializing_ = true;
     detail::count_sync(cause);
+    const auto start = std::chrono::steady_clock::now();
+    const uint64_t key = graph_.hash_of(outputs);
+    std::shared_ptr<const Executable> exe;
+    bool hit = false;
+    std::string miss_reason;
     try {
-      const auto start = std::chrono::steady_clock::now();
-      const uint64_t key = graph_.hash_of(outputs);
-      std::string miss_reason;
-      std::shared_ptr<const Executable> exe = ExecutableCache::instance().lookup(key, graph_, &miss_reason);
-      const bool hit = exe != nullptr;
+      exe = ExecutableCache::instance().lookup(key, graph_, &miss_reason);
+      hit = exe != nullptr;
       if (!exe) {
         exe = Executable::build(graph_, outputs);
         if (miss_reason == "new graph") miss_reason = ExecutableCache::instance().explain_new_graph(*exe);
@@ -114,36 +122,88 @@ void Trace::materialize(SyncCause cause) {
         warn_if_recompiling(key, miss_reason, cause);
       }
       detail::count_cache(hit, miss_reason);
-      check_inputs_unchanged(graph_, input_versions_, exe->input_layouts());
-      std::vector<Tensor> values = exe->run(graph_, outputs, &bytes_allocated);
-      if (detail::debug_level() >= 1) {
-        const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-        std::fprintf(stderr, "[lazuli] graph %016llx (%s%s): %zu nodes, cache %s, %zu kernels, %zu eager steps, %.1f us\n",
-                     static_cast<unsigned long long>(key), std::string(to_string(cause)).c_str(), site_of(cause).c_str(),
-                     graph_.num_nodes(),
-                     hit ? "hit" : ("miss: " + miss_reason).c_str(), exe->num_kernels(), exe->num_eager_steps(), us);
-      }
-      for (size_t i = 0; i < outputs.size(); ++i) results.emplace(outputs[i], std::move(values[i]));
+      if (detail::check_eager()) check.emplace(graph_);
+      run.values = exe->run(graph_, outputs, &run.bytes_allocated);
     } catch (...) {
-      error = std::current_exception();
+      // Planning failed (every output fails alike), or a step raised on the
+      // data: find which values the failure reaches.
+      const std::exception_ptr failure = std::current_exception();
+      if (exe) {
+        try {
+          run = run_isolating_failures(graph_, outputs);
+        } catch (...) {
+          run = RunResult();
+        }
+      }
+      if (run.values.size() != outputs.size()) run.errors.assign(outputs.size(), failure);
+      detail::count_failed_run();
+    }
+    if (check && run.errors.empty()) {
+      // A disagreement with the eager kernels is a bug here: every output
+      // of the graph carries it.
+      try {
+        check->verify(graph_, outputs, run.values, *exe);
+      } catch (...) {
+        run.errors.assign(outputs.size(), std::current_exception());
+      }
+    }
+    if (detail::debug_level() >= 1) {
+      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+      size_t failed = 0;
+      for (const std::exception_ptr& e : run.errors) failed += e ? 1 : 0;
+      std::fprintf(stderr, "[lazuli] graph %016llx (%s%s): %zu nodes, cache %s, %zu kernels, %zu eager steps, %.1f us%s\n",
+                   static_cast<unsigned long long>(key), std::string(to_string(cause)).c_str(), site_of(cause).c_str(),
+                   graph_.num_nodes(), hit ? "hit" : ("miss: " + miss_reason).c_str(),
+                   exe ? exe->num_kernels() : 0, exe ? exe->num_eager_steps() : 0, us,
+                   run.errors.empty() ? "" : (", " + std::to_string(failed) + " of " + std::to_string(outputs.size()) +
+                                              " outputs failed").c_str());
     }
     materializing_ = false;
   }
 
-  // Every tensor that held a value of this graph now holds its result (or,
-  // after a failure, nothing: reading it raises an error that says why).
-  for_each_needed_value(registry_, this, epoch_, [&](LazyValue& v, bool) {
+  // Every tensor that held a value of this graph now holds its result or
+  // the error that computing it raised.
+  absl::flat_hash_map<ir::ValueId, size_t> position;
+  for (size_t i = 0; i < outputs.size(); ++i) position.emplace(outputs[i], i);
+  std::exception_ptr first_error;
+  std::string lost;
+  for_each_needed_value(registry_, this, epoch_, [&](LazyValue& v, bool needed) {
     LazyValue computed;
-    if (auto it = results.find(v.id); it != results.end()) computed.data = it->second;
+    if (auto it = position.find(v.id); it != position.end()) {
+      const size_t i = it->second;
+      if (i < run.errors.size() && run.errors[i]) {
+        computed.error = run.errors[i];
+        if (!first_error) first_error = computed.error;
+      } else {
+        computed.data = run.values.at(i);
+      }
+    }
+    if (needed && !computed.data.defined() && !computed.failed() && lost.empty()) {
+      std::ostringstream os;
+      os << "%" << v.id << " (" << graph_.value(v.id).type << ")";
+      lost = os.str();
+    }
     v = std::move(computed);
   });
+  // Views read their base's result, current ones and those their base's
+  // writes made stale alike.
+  for (LazyTensorImpl* t : registry_) {
+    if (!t->is_view() || (t->is_current() && !t->own_value().empty())) continue;
+    if (!read_view_from_base(*t) && t->is_current() && lost.empty()) {
+      std::ostringstream os;
+      os << "a view (" << t->meta() << ") whose base has no value";
+      lost = os.str();
+    }
+  }
   const uint64_t freed = graph_.num_nodes();
   graph_.clear();
   inputs_.clear();
-  input_versions_.clear();
   ++epoch_;
-  if (!outputs.empty() || freed > 0) detail::count_run(outputs.empty() ? 0 : 1, freed, bytes_allocated);
-  if (error) std::rethrow_exception(error);
+  if (!outputs.empty() || freed > 0) detail::count_run(outputs.empty() ? 0 : 1, freed, run.bytes_allocated);
+  // A live tensor left with neither a value nor an error is a bug here,
+  // never the user's: say so now, not when the tensor is next read.
+  LZ_INTERNAL_ASSERT(lost.empty(), "materialisation left the live value ", lost, " without a result");
+  return first_error;
 }
 
 }  // namespace lz::lazy

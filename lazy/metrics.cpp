@@ -107,7 +107,7 @@ std::string LazyMetrics::report() const {
   std::ostringstream os;
   os << "lazy metrics:\n"
      << "  ops traced: " << ops_traced << "\n"
-     << "  graphs materialised: " << graphs_materialized << "\n"
+     << "  graphs materialised: " << graphs_materialized << " (" << graphs_failed << " with failing values)\n"
      << "  executable cache: " << cache_hits << " hits, " << cache_misses << " misses, "
      << cache_evictions << " evictions, " << cache_size << " cached\n"
      << "  kernels: " << kernels_compiled << " compiled, " << kernels_launched << " launched\n"
@@ -169,6 +169,11 @@ void count_run(uint64_t graphs, uint64_t nodes_freed, uint64_t bytes_allocated) 
   state().graphs_materialized += graphs;
   state().nodes_freed += nodes_freed;
   state().bytes_allocated += bytes_allocated;
+}
+
+void count_failed_run() {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  ++state().graphs_failed;
 }
 
 void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op) {

@@ -19,6 +19,9 @@ using CountMap = std::map<std::string, uint64_t, std::less<>>;
 struct LazyMetrics {
   uint64_t ops_traced = 0;           // operator calls recorded as graph nodes
   uint64_t graphs_materialized = 0;  // executables run
+  // Materialisations in which computing some value raised: they were run
+  // again step by step, so only the values the failure reaches carry it.
+  uint64_t graphs_failed = 0;
   uint64_t nodes_freed = 0;          // graph nodes dropped when traces were cleared
   uint64_t cache_hits = 0;
   uint64_t cache_misses = 0;
@@ -73,6 +76,7 @@ void count_cache(bool hit, std::string_view miss_reason = {});
 void count_eviction(uint64_t cache_size);
 // A trace cleared after running `graphs` (0 or 1) executables.
 void count_run(uint64_t graphs, uint64_t nodes_freed, uint64_t bytes_allocated);
+void count_failed_run();
 // One executable run's eager steps: (operator, steps) pairs.
 void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op);
 void count_kernels(uint64_t launched);

@@ -7,26 +7,28 @@
 
 namespace lz::lazy {
 
+void check_has_value(const LazyValue& v, const LazyTensorImpl& owner) {
+  if (v.failed()) std::rethrow_exception(v.error);
+  LZ_INTERNAL_ASSERT(v.data.defined() || (v.pending() && v.epoch == v.trace->epoch()),
+                     "a live lazy tensor (shape ", shape_str(owner.sizes()), ", ", owner.dtype(), ") lost its ",
+                     v.pending() ? "pending value %" + std::to_string(v.id) : std::string("value"),
+                     ": its trace was run without computing it");
+}
+
 ir::ValueId resolve(Trace& tr, LazyValue& v, const LazyTensorImpl& owner) {
   if (v.pending() && v.trace.get() != &tr) {
     // Another thread's trace: run it, then use the value as an input here.
     intrusive_ptr<Trace> other = v.trace;
-    other->materialize(SyncCause::CrossThread);
+    (void)other->materialize(SyncCause::CrossThread);
   }
-  if (v.pending()) {
-    LZ_CHECK(v.epoch == tr.epoch(), ValueError,
-             "[lazy] a tensor's pending value was lost: the materialisation meant to compute it failed");
-    return v.id;
-  }
-  LZ_CHECK(v.data.defined(), ValueError,
-           "[lazy] this lazy tensor has no value: the materialisation meant to compute it failed "
-           "(shape ", shape_str(owner.sizes()), ", ", owner.dtype(), ")");
+  check_has_value(v, owner);
+  if (v.pending()) return v.id;
   return tr.input_for(v.data);
 }
 
 ir::ValueId value_in(Trace& tr, const Tensor& t) {
   LazyTensorImpl* l = lazy_impl(t);
-  if (l == nullptr) return tr.input_for(t);
+  if (l == nullptr) return tr.input_for_eager(t);
   if (!l->is_current()) refresh_view(tr, *l);
   return resolve(tr, l->own_value(), *l);
 }

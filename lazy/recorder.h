@@ -10,10 +10,14 @@
 
 namespace lz::lazy {
 
+// Rethrows the error of a failed value `v` (of tensor `owner`), and raises
+// InternalError if a value no longer pending has no data (a bug).
+void check_has_value(const LazyValue& v, const LazyTensorImpl& owner);
+
 // The graph value of `v` (a value of tensor `owner`) in trace `tr`: its id when pending there; a
 // materialised value enters as an input; a value pending in another
-// thread's trace is materialised there first. ValueError if the value was
-// lost (the materialisation meant to compute it failed).
+// thread's trace is materialised there first. A failed value rethrows its
+// error (check_has_value).
 ir::ValueId resolve(Trace& tr, LazyValue& v, const LazyTensorImpl& owner);
 
 // The graph value of tensor `t` in `tr` (eager tensors become inputs; a

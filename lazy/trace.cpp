@@ -1,5 +1,7 @@
 #include "lazy/trace.h"
 
+#include "lazy/eager_values.h"
+
 namespace lz::lazy {
 
 namespace {
@@ -17,14 +19,24 @@ Trace& Trace::current() {
 ScopedTrace::ScopedTrace() : trace_(make_intrusive<Trace>()), previous_(scoped_trace) { scoped_trace = trace_.get(); }
 ScopedTrace::~ScopedTrace() { scoped_trace = previous_; }
 
-ir::ValueId Trace::input_for(const Tensor& eager) {
+ir::ValueId Trace::input_for(const Tensor& data) {
   std::lock_guard<TraceMutex> lock(mutex_);
-  auto [it, inserted] = inputs_.try_emplace(eager.unsafe_get_impl(), ir::kNone);
-  if (inserted) {
-    it->second = graph_.add_input(meta_of(eager), eager);
-    input_versions_.push_back(eager._version());
+  auto [it, inserted] = inputs_.try_emplace(data.unsafe_get_impl());
+  if (inserted) it->second.value = graph_.add_input(meta_of(data), data);
+  return it->second.value;
+}
+
+ir::ValueId Trace::input_for_eager(const Tensor& eager) {
+  std::lock_guard<TraceMutex> lock(mutex_);
+  auto [it, inserted] = inputs_.try_emplace(eager.unsafe_get_impl());
+  Capture& c = it->second;
+  const uint64_t version = eager._version();
+  if (inserted || c.version != version) {
+    c.value = graph_.add_input(meta_of(eager), snapshot_of_eager(eager));
+    c.version = version;
+    c.eager = eager;
   }
-  return it->second;
+  return c.value;
 }
 
 void Trace::register_tensor(LazyTensorImpl& t) {

@@ -10,6 +10,7 @@
 // (recursive: recording re-enters the dispatcher) mutex, see trace_mutex.h.
 #pragma once
 
+#include <exception>
 #include <mutex>
 #include <vector>
 
@@ -39,9 +40,13 @@ class Trace final : public RefCounted {
     return v;
   }
 
-  // The graph value standing for an eager tensor (one input per distinct
-  // tensor; its version is checked when the graph runs).
-  ir::ValueId input_for(const Tensor& eager);
+  // The graph value standing for a value the lazy layer holds (the data of
+  // a materialised lazy tensor): one input per distinct tensor.
+  ir::ValueId input_for(const Tensor& data);
+  // The graph value standing for a user's eager tensor as it is now: its
+  // value is taken as a snapshot (lazy/eager_values.h), again after each
+  // in-place write, so later writes do not reach the graph.
+  ir::ValueId input_for_eager(const Tensor& eager);
 
   // Registry of live lazy tensors that may hold values of this trace.
   void register_tensor(LazyTensorImpl& t);
@@ -52,16 +57,25 @@ class Trace final : public RefCounted {
   std::vector<ir::ValueId> needed_values();
 
   // Runs everything the live tensors need and clears the graph. A no-op
-  // when nothing is pending.
-  void materialize(SyncCause cause);
+  // when nothing is pending. Values whose computation raised keep the error
+  // (rethrown when they are read); the others are computed regardless.
+  // Returns the first output's error, or null.
+  std::exception_ptr materialize(SyncCause cause);
 
  private:
   friend class Materializer;
   TraceMutex mutex_;
   ir::Graph graph_;
   uint64_t epoch_ = 1;
-  absl::flat_hash_map<const TensorImpl*, ir::ValueId> inputs_;
-  std::vector<uint64_t> input_versions_;  // per graph input, at capture
+  // Graph inputs by the tensor they stand for. An eager tensor's entry
+  // keeps it alive (so its address names it until the graph is cleared) and
+  // notes its version at capture.
+  struct Capture {
+    ir::ValueId value = ir::kNone;
+    uint64_t version = 0;
+    Tensor eager;
+  };
+  absl::flat_hash_map<const TensorImpl*, Capture> inputs_;
   std::vector<LazyTensorImpl*> registry_;
   // Held while registry_ is not empty: a registered tensor may outlive the
   // thread that owns this trace, and the tensor holds a plain pointer.

@@ -11,8 +11,8 @@ const OperatorEntry& operator_named(std::string_view name) {
 std::optional<int> special_value(const ir::Graph& g, const ir::Arg* a) {
   if (a == nullptr || a->kind != ir::ArgKind::Scalar || a->index >= g.num_scalars()) return std::nullopt;
   const Scalar& s = g.scalar(a->index);
-  if (!ir::is_special_scalar(s)) return std::nullopt;
-  return s.to_bool() ? 1 : 0;
+  if (!ir::is_special_scalar(s) || (s.to_double() != 0 && s.to_double() != 1)) return std::nullopt;
+  return s.to_double() == 1 ? 1 : 0;
 }
 
 std::optional<bool> bool_value(const ir::Arg* a) {

@@ -26,9 +26,9 @@ const OperatorEntry& operator_named(std::string_view name);
 // The value a Tensor argument refers to.
 inline ir::ValueId operand_of(const ir::Node& n, const ir::Arg& a) { return n.operands[a.index]; }
 
-// 0 or 1 when `a` is a Scalar argument holding a special scalar
-// (ir::is_special_scalar: hashed by value, so a fold on it is cached
-// soundly); nullopt for any other scalar or argument.
+// 0 or 1 when `a` is a Scalar argument holding one of those special
+// scalars (ir::is_special_scalar: hashed by value, so a fold on it is
+// cached soundly); nullopt for any other scalar or argument.
 std::optional<int> special_value(const ir::Graph& g, const ir::Arg* a);
 
 // A Bool argument's value; nullopt when absent (None) or not a Bool.

@@ -32,10 +32,12 @@ uint32_t LowerContext::tensor_arg(std::string_view name) const {
 }
 
 ir::ExprId LowerContext::scalar_value(const ir::Arg& a, ScalarType dtype) {
-  // A special scalar (0 or 1) is part of the graph's hash: a constant the
-  // code generator can fold. Any other value is a runtime parameter.
+  // 0 and 1 are special scalars, part of the graph's hash: constants the
+  // code generator can fold (they fit every dtype). Any other value is a
+  // runtime parameter, converted to the dtype as the eager kernel does
+  // (-2 is 254 in uint8).
   const Scalar& s = g_.scalar(a.index);
-  if (ir::is_special_scalar(s)) return b_.constant(s.to_double(), dtype);
+  if (ir::is_special_scalar(s) && (s.to_double() == 0 || s.to_double() == 1)) return b_.constant(s.to_double(), dtype);
   return b_.param(a.index, dtype);
 }
 

@@ -77,6 +77,28 @@ ExprId div_mode(LowerContext& cx) {
   return cx.builder().binary(op, cx.input(0, cx.out_dtype()), cx.input(1, cx.out_dtype()), c);
 }
 
+// pow with a number exponent: the eager kernel computes the common powers
+// as products, square roots and reciprocals (they differ from C's pow at
+// -inf and -0.0: sqrt(-inf) is nan, pow(-inf, 0.5) is inf). Those exponents
+// are hashed by value (ir::is_special_scalar), so the kernel specialises.
+ExprId pow_tensor_scalar(LowerContext& cx) {
+  const ScalarType out = cx.out_dtype();
+  const ScalarType c = compute_dtype(out);
+  ir::KernelBuilder& b = cx.builder();
+  const ExprId x = cx.input(0, out);
+  const auto mul = [&](ExprId l, ExprId r) { return b.binary(ScalarOp::Mul, l, r, c); };
+  const auto inverse = [&](ExprId v) { return b.binary(ScalarOp::Div, b.constant(1, c), v, c); };
+  if (cx.scalar_is("exponent", 2)) return mul(x, x);
+  if (cx.scalar_is("exponent", 3)) return mul(mul(x, x), x);
+  if (is_floating_point(c)) {
+    if (cx.scalar_is("exponent", 0.5)) return b.unary(ScalarOp::Sqrt, x, c);
+    if (cx.scalar_is("exponent", -0.5)) return inverse(b.unary(ScalarOp::Sqrt, x, c));
+    if (cx.scalar_is("exponent", -1)) return inverse(x);
+    if (cx.scalar_is("exponent", -2)) return inverse(mul(x, x));
+  }
+  return b.binary(ScalarOp::Pow, x, cx.input(1, out), c);
+}
+
 ExprId pow_scalar_tensor(LowerContext& cx) {
   const ScalarType c = compute_out(cx);
   return cx.builder().binary(ScalarOp::Pow, cx.scalar("self", c), cx.operand(0, c), c);
@@ -254,7 +276,7 @@ void add_pointwise_lowerings(void (*add)(std::string_view, const Lowering&)) {
   pw_float("div.Tensor_mode", div_mode, 2);
   pw_float("div.Scalar_mode", div_mode, 2);
   pw_float("pow.Tensor_Tensor", binary_same<ScalarOp::Pow>, kTranscendental);
-  pw_float("pow.Tensor_Scalar", binary_same<ScalarOp::Pow>, kTranscendental);
+  pw_float("pow.Tensor_Scalar", pow_tensor_scalar, kTranscendental);
   pw_float("pow.Scalar", pow_scalar_tensor, kTranscendental);
   pw_float("remainder.Tensor", binary_same<ScalarOp::Remainder>, 2);
   pw_float("remainder.Scalar", binary_same<ScalarOp::Remainder>, 2);

@@ -99,7 +99,8 @@ std::unique_ptr<Pass> make_pass(std::string_view name) {
 
 PassManager make_pipeline(std::string_view spec) {
   PassManager pm;
-  if (strip(spec).empty()) return pm;  // no passes: canonicalisation disabled
+  // No passes: canonicalisation disabled.
+  if (strip(spec).empty() || strip(spec) == "none") return pm;
   for (const std::string_view name : split_names(spec)) {
     LZ_CHECK(!name.empty(), ValueError, "pass pipeline '", spec, "': empty pass name");
     if (name == "default") {

@@ -57,7 +57,7 @@ class PassManager {
 // ValueError naming an unknown pass and listing the known ones.
 std::unique_ptr<Pass> make_pass(std::string_view name);
 // A comma-separated pipeline ("dce,cse,simplify"); "default" is the
-// canonicalisation pipeline materialisation runs.
+// canonicalisation pipeline materialisation runs; "none" (or "") no pass.
 PassManager make_pipeline(std::string_view spec);
 std::string_view default_pipeline_spec();
 

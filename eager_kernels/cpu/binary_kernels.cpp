@@ -128,8 +128,10 @@ void pow_impl(const Tensor& out, const Tensor& self, const Tensor& exponent) {
     if constexpr (std::is_same_v<T, bool>) {
       unreachable_dtype("pow", out.dtype());
     } else {
-      if (exponent.numel() == 1 && self.numel() != 1) {
-        // A scalar exponent: the common powers as multiplications / square roots.
+      if (exponent.unsafe_get_impl()->is_wrapped_number()) {
+        // A number exponent (pow.Tensor_Scalar), as libtorch: the common
+        // powers as multiplications, square roots and reciprocals; a tensor
+        // exponent, even one element, goes through pow element by element.
         const C e = static_cast<C>(read_as<T>(exponent));
         const TensorIterator iter(out, {operand_as<T>(self)});
         auto run = [&](auto f) { cpu_kernel<T, T>(iter, [f](T x) -> T { return static_cast<T>(f(C(x))); }); };

@@ -52,6 +52,7 @@ Tensor copy_(const Tensor& self, const Tensor& src_in, bool non_blocking) {
     return self;
   }
   if (overlap == Overlap::Partial) src = clone(src, MemoryFormat::Contiguous);
+  self.unsafe_get_impl()->prepare_write();
 
   if (self.dtype() == src.dtype() && self.is_contiguous() && src.is_contiguous() &&
       self.sizes() == src.sizes()) {
@@ -73,6 +74,7 @@ Tensor copy_(const Tensor& self, const Tensor& src_in, bool non_blocking) {
 
 Tensor fill_(const Tensor& self, const Scalar& value) {
   meta::fill_(self, value);
+  self.unsafe_get_impl()->prepare_write();
   visit_dtype(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = value.to<T>();

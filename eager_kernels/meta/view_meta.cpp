@@ -184,6 +184,17 @@ ViewGeometry as_strided_geometry(const Tensor& self, IntArrayRef size, IntArrayR
                       offset};
 }
 
+void check_as_strided_bounds(const ViewGeometry& g, int64_t storage_elements) {
+  int64_t last = g.storage_offset;  // the last element index the view reaches
+  for (size_t i = 0; i < g.sizes.size(); ++i) {
+    if (g.sizes[i] == 0) return;
+    last += (g.sizes[i] - 1) * g.strides[i];
+  }
+  LZ_CHECK(last < storage_elements, ValueError, "[as_strided] size ", shape_str(g.sizes), ", stride ",
+           shape_str(g.strides), " and offset ", g.storage_offset, " reach element ", last,
+           " but the storage holds only ", storage_elements, " elements");
+}
+
 TensorMeta view(const Tensor& self, IntArrayRef size) {
   check_defined("view", "self", self);
   return meta_with_sizes(self, infer_size(size, self.numel(), "view"));

@@ -27,6 +27,9 @@ ViewGeometry squeeze_geometry(const Tensor& self, std::optional<int64_t> dim);
 ViewGeometry unsqueeze_geometry(const Tensor& self, int64_t dim);
 ViewGeometry as_strided_geometry(const Tensor& self, IntArrayRef size, IntArrayRef stride,
                                  std::optional<int64_t> storage_offset);
+// ValueError unless the view `g` stays within a storage of
+// `storage_elements` elements (an empty view always does).
+void check_as_strided_bounds(const ViewGeometry& g, int64_t storage_elements);
 
 TensorMeta view(const Tensor& self, IntArrayRef size);
 TensorMeta permute(const Tensor& self, IntArrayRef dims);

@@ -130,4 +130,55 @@ void run_entry(const lzt::OpInfo& op) {
 
 const bool registered = lzt::register_entry_tests("lazy op table: ", "[lazy][op_table]", &run_entry);
 
+// Every eager write goes through StorageImpl::prepare_write (core/storage.h,
+// Note [Snapshots]): a lazy value taken from a tensor before an in-place or
+// out= operator writes it keeps the old contents. An operator whose kernel
+// writes without it would change the lazy value here.
+TEST_CASE("lazy snapshots: eager in-place and out= writes leave values taken before them unchanged", "[lazy]") {
+  int inplace_checked = 0, out_checked = 0;
+  for (const lzt::OpInfo& op : lzt::op_table()) {
+    for (lz::ScalarType dtype : op.dtypes) {
+      const std::vector<lzt::SampleInput> samples = op.samples(dtype);
+      if (samples.empty() || samples[0].tensors.empty() || !samples[0][0].defined()) continue;
+      const lzt::SampleInput& sample = samples[0];
+      INFO(op.name << " [" << lz::to_string(dtype) << "] " << sample.str());
+      if (op.inplace) {
+        lz::Tensor self = sample[0].clone();
+        const lz::Tensor before = self.clone();
+        const lz::Tensor taken = self.to_lazy();
+        lzt::SampleInput with_self = sample;
+        with_self.tensors[0] = self;
+        bool wrote = true;
+        try {
+          op.inplace(self, with_self);
+        } catch (const std::exception&) {
+          wrote = false;  // refused (shape, dtype): nothing was written
+        }
+        if (wrote) {
+          CHECK(lzt::same_values(taken.to_eager(), before) == "");
+          ++inplace_checked;
+        }
+      }
+      if (op.out) {
+        std::vector<lz::Tensor> outs, taken;
+        std::vector<lz::Tensor> before;
+        for (const lzt::Expected& e : op.reference(sample)) {
+          outs.push_back(lz::zeros(e.sizes, e.dtype));
+          before.push_back(outs.back().clone());
+          taken.push_back(outs.back().to_lazy());
+        }
+        try {
+          op.out(outs, sample);
+        } catch (const std::exception&) {
+          continue;
+        }
+        for (size_t k = 0; k < taken.size(); ++k) CHECK(lzt::same_values(taken[k].to_eager(), before[k]) == "");
+        ++out_checked;
+      }
+    }
+  }
+  CHECK(inplace_checked > 300);
+  CHECK(out_checked > 300);
+}
+
 }  // namespace

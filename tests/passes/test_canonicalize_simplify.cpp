@@ -13,16 +13,19 @@ using namespace lz::passes;
 using namespace lz::passes::testing;
 using ir::ValueId;
 
-TEST_CASE("special scalars are exactly 0 and 1", "[passes]") {
+TEST_CASE("special scalars are exactly 0, 1 and pow's special exponents", "[passes]") {
   CHECK(ir::is_special_scalar(Scalar(0)));
   CHECK(ir::is_special_scalar(Scalar(1)));
   CHECK(ir::is_special_scalar(Scalar(true)));
   CHECK(ir::is_special_scalar(Scalar(false)));
   CHECK(ir::is_special_scalar(Scalar(0.0)));
   CHECK(ir::is_special_scalar(Scalar(1.0)));
+  for (double v : {2.0, 3.0, -1.0, -2.0, 0.5, -0.5}) CHECK(ir::is_special_scalar(Scalar(v)));
+  for (int64_t v : {2, 3, -1, -2}) CHECK(ir::is_special_scalar(Scalar(v)));
   CHECK_FALSE(ir::is_special_scalar(Scalar(-0.0)));  // x - (-0.0) is not x for x = -0.0
-  CHECK_FALSE(ir::is_special_scalar(Scalar(2)));
-  CHECK_FALSE(ir::is_special_scalar(Scalar(-1)));
+  CHECK_FALSE(ir::is_special_scalar(Scalar(4)));
+  CHECK_FALSE(ir::is_special_scalar(Scalar(-3)));
+  CHECK_FALSE(ir::is_special_scalar(Scalar(0.25)));
   CHECK_FALSE(ir::is_special_scalar(Scalar(1.0000000000000002)));
   CHECK_FALSE(ir::is_special_scalar(Scalar(std::numeric_limits<double>::quiet_NaN())));
 }
