@@ -39,7 +39,12 @@ class Generator {
     int added = 0;
     for (int attempt = 0; added < target && attempt < target * 10; ++attempt) {
       if (rng_.chance(o_.syncs)) add_sync();
-      if (add_op()) ++added;
+      if (rng_.chance(o_.drops)) add_drop(any_usable());
+      if (rng_.chance(o_.view_writes)) {
+        if (add_view_write()) ++added;
+        continue;
+      }
+      if (add_op(rng_.pick(fuzz_ops()))) ++added;
     }
     if (p_.steps.empty()) new_input(random_sizes(), random_dtype());
     return p_;
@@ -51,8 +56,11 @@ class Generator {
     // In lazy modes a result is lazy when an operand is (an in-place one stays what it was).
     bool lazy = s.kind == Step::Kind::Input ? s.lazy : false;
     const FuzzOp* op = s.kind == Step::Kind::Op ? find_fuzz_op(s.op) : nullptr;
-    for (size_t k = 0; k < s.args.size(); ++k) lazy = lazy || (reads_value(op, k) && lazy_[s.args[k]]);
+    if (s.kind != Step::Kind::Drop) {
+      for (size_t k = 0; k < s.args.size(); ++k) lazy = lazy || (reads_value(op, k) && lazy_[s.args[k]]);
+    }
     if (op != nullptr && op->inplace) lazy = lazy_[s.args[0]];
+    if (op != nullptr && op->eager_result) lazy = false;
     lazy_.push_back(lazy);
     p_.steps.push_back(std::move(s));
     runner_.run(p_);
@@ -67,26 +75,17 @@ class Generator {
     numerics_.pop();
   }
   const void* storage(int v) const { return runner_.outcome().meta.at(v).storage; }
-  // Storages the generator must not write after step s:
-  // - an eager value given to a lazy computation, which holds it by
-  //   reference and rejects its later modification (lazy/materialize:
-  //   "modified in place before the computation ran");
-  // - both sides of an operator whose aliasing is unspecified (reshape).
-  void note_captured(const Step& s) {
+  // Storages the generator must not write after step s: both sides of an
+  // operator whose aliasing is unspecified (reshape). (Eager values a lazy
+  // computation read may be written: it keeps the value it read.)
+  void note_frozen(const Step& s) {
     if (s.kind == Step::Kind::Op && find_fuzz_op(s.op)->aliasing_unspecified) {
       frozen_.insert(storage(s.args[0]));
       frozen_.insert(storage(static_cast<int>(p_.steps.size()) - 1));
     }
-    if (!lazy_.back()) return;
-    const FuzzOp* op = s.kind == Step::Kind::Op ? find_fuzz_op(s.op) : nullptr;
-    for (size_t k = 0; k < s.args.size(); ++k) {
-      if (reads_value(op, k) && !lazy_[s.args[k]]) captured_.insert(storage(s.args[k]));
-    }
   }
   static bool reads_value(const FuzzOp* op, size_t k) { return op == nullptr || !(op->sizes_only_args & (1u << k)); }
-  bool writable(int v) const {
-    return !frozen_.count(storage(v)) && (lazy_[v] || !captured_.count(storage(v)));
-  }
+  bool writable(int v) const { return !frozen_.count(storage(v)); }
   // Valid until the next push().
   const lz::Tensor& value(int i) const { return runner_.live(static_cast<size_t>(i)); }
   bool usable(size_t i) const { return p_.defines_value(i) && runner_.live(i).defined(); }
@@ -119,9 +118,11 @@ class Generator {
     s.dtype = dtype;
     s.seed = rng_.seed32() % 100000;
     s.lazy = !rng_.chance(o_.eager_inputs);
+    s.special = lzt::is_float(dtype) && rng_.chance(o_.special_values);
     std::vector<Layout> layouts = {Layout::Contiguous, Layout::Contiguous};
     if (!sizes.empty()) layouts.push_back(Layout::Strided);
     if (!sizes.empty()) layouts.push_back(Layout::Expanded);
+    if (!sizes.empty()) layouts.push_back(Layout::Offset);
     if (sizes.size() >= 2) layouts.push_back(Layout::Transposed);
     s.layout = rng_.pick(layouts);
     push(std::move(s));
@@ -197,21 +198,59 @@ class Generator {
     return push(add).empty() ? static_cast<int>(p_.steps.size()) - 1 : v;
   }
 
-  void add_sync() {
+  // A value the program still holds, or -1.
+  int any_usable() {
     std::vector<int> ok;
     for (size_t i = 0; i < p_.steps.size(); ++i) {
       if (usable(i)) ok.push_back(static_cast<int>(i));
     }
-    if (ok.empty()) return;
+    return ok.empty() ? -1 : rng_.pick(ok);
+  }
+
+  void add_sync() {
+    const int v = any_usable();
+    if (v < 0) return;
     Step s;
     s.kind = Step::Kind::Sync;
-    s.args = {rng_.pick(ok)};
+    s.args = {v};
     push(std::move(s));
   }
 
-  std::vector<int> operands(const FuzzOp& op) {
+  void add_drop(int v) {
+    if (v < 0) return;
+    Step s;
+    s.kind = Step::Kind::Drop;
+    s.args = {v};
+    push(std::move(s));
+  }
+
+  // A view (or a view of a view) of an input or an earlier value written in
+  // place, the views then dropped (mostly) before the base is read, with a
+  // materialisation between now and then.
+  bool add_view_write() {
+    static const std::vector<std::string_view> views = {"t",     "transpose", "permute", "select", "narrow",
+                                                        "slice", "unsqueeze", "squeeze", "split",  "chunk"};
+    static const std::vector<std::string_view> writes = {"add_",   "sub_", "mul_",   "copy_",   "add_.scalar", "mul_.scalar",
+                                                         "clamp_", "neg_", "fill_", "zero_", "masked_fill_", "exp_"};
+    int v = rng_.chance(0.6) ? new_input(random_sizes(), random_dtype()) : pick_value(false);
+    std::vector<int> taken;
+    for (int depth = rng_.chance(0.3) ? 2 : 1; depth > 0; --depth) {
+      if (!add_op(*find_fuzz_op(rng_.pick(views)), v) || !p_.defines_value(p_.steps.size() - 1)) break;
+      v = static_cast<int>(p_.steps.size()) - 1;
+      taken.push_back(v);
+    }
+    if (taken.empty()) return false;
+    const bool wrote = add_op(*find_fuzz_op(rng_.pick(writes)), v);
+    for (int t : taken) {
+      if (rng_.chance(0.8)) add_drop(t);
+    }
+    if (rng_.chance(0.3)) add_sync();
+    return wrote;
+  }
+
+  std::vector<int> operands(const FuzzOp& op, std::optional<int> first) {
     const bool exact = op.numerics == Numerics::Discontinuous;
-    const int a = pick_value(exact);
+    const int a = first ? *first : pick_value(exact);
     switch (op.operands) {
       case Operands::One: return {a};
       case Operands::Two: return {a, operand_for(a, op.inplace, exact)};
@@ -242,11 +281,11 @@ class Generator {
     return {a};
   }
 
-  bool add_op() {
-    const FuzzOp& op = rng_.pick(fuzz_ops());
+  // Adds a step of `op` (on `first`, when given); false when none was kept.
+  bool add_op(const FuzzOp& op, std::optional<int> first = std::nullopt) {
     Step s;
     s.op = std::string(op.name);
-    s.args = operands(op);
+    s.args = operands(op, first);
     for (size_t k = 0; k < s.args.size(); ++k) {
       if (op.positive_args & (1u << k)) s.args[k] = positive(s.args[k]);
     }
@@ -255,9 +294,11 @@ class Generator {
     for (int a : s.args) args.push_back(value(a));
     if (op.attrs != nullptr && !op.attrs(rng_, args, s)) return false;
     const std::string error = push(s);
-    note_captured(p_.steps.back());
+    note_frozen(p_.steps.back());
     if (!error.empty()) {
-      if (rng_.chance(o_.keep_errors)) return true;
+      // Data-dependent errors are kept more often: lazily they fail only
+      // what they reach, which the comparison then checks.
+      if (rng_.chance(op.data_dependent_error ? 0.7 : o_.keep_errors)) return true;
       pop();
       return false;
     }
@@ -274,7 +315,6 @@ class Generator {
   StepRunner runner_{Mode::Eager};
   NumericsTracker numerics_;
   std::vector<bool> lazy_;             // per step: lazy in the lazy modes
-  std::set<const void*> captured_;     // eager storages lazy values read
   std::set<const void*> frozen_;       // storages whose aliasing is unspecified
 };
 

@@ -81,6 +81,7 @@ bool reduce_once(Minimiser& m, Program& best) {
     };
     change([](Step& s) { return s.layout != Layout::Contiguous ? (s.layout = Layout::Contiguous, true) : false; });
     change([](Step& s) { return !s.lazy ? (s.lazy = true, true) : false; });
+    change([](Step& s) { return s.special ? (s.special = false, true) : false; });
     for (size_t d = 0; d < best.steps[i].sizes.size() && !m.exhausted(); ++d) {
       change([d](Step& s) { return s.sizes[d] > 1 ? (s.sizes[d] = 1, true) : false; });
       change([d](Step& s) { return s.sizes[d] > 2 ? (s.sizes[d] /= 2, true) : false; });

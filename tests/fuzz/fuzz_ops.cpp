@@ -1,7 +1,10 @@
 #include "tests/fuzz/fuzz_ops.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+
+#include "tests/op_table/tensor_access.h"
 
 namespace lzf {
 
@@ -188,8 +191,15 @@ bool an_index(Rng& rng, const Args& a, Step& s) {
   s.value_is_int = true;
   s.ints.clear();
   // Valid indices only: an index's bound is checked when the kernel runs,
-  // so lazily it fails the whole graph at materialisation, not the call.
+  // so lazily it fails at materialisation, not the call (index_select.any).
   for (int64_t i = rng.uniform(0, 4); i > 0; --i) s.ints.push_back(rng.uniform(0, n - 1));
+  return true;
+}
+// Like an_index, but now and then an index out of range (negative or past the end).
+bool any_index(Rng& rng, const Args& a, Step& s) {
+  if (!an_index(rng, a, s)) return false;
+  const int64_t n = a[0].size(static_cast<int64_t>(s.value));
+  if (rng.chance(0.5)) s.ints.push_back(rng.chance(0.5) ? n + rng.uniform(0, 2) : -n - 1 - rng.uniform(0, 2));
   return true;
 }
 bool a_cast(Rng& rng, const Args&, Step& s, bool to_int) {
@@ -305,9 +315,16 @@ std::vector<FuzzOp> build() {
       {"mul.scalar", One, Rounded, false, 0, a_value, [](const Args& a, const Step& s) { return lz::mul(a[0], value_of(s)); }},
       {"div.scalar", One, Rounded, false, 0, a_nonzero_value,
        [](const Args& a, const Step& s) { return lz::div(a[0], value_of(s)); }},
-      {"pow.scalar", One, Rounded, false, 0, [](Rng& rng, const Args&, Step& s) {
-         s.value = static_cast<double>(rng.uniform(2, 3));
-         s.value_is_int = rng.chance(0.5);
+      {"pow.scalar", One, Rounded, false, 0, [](Rng& rng, const Args& a, Step& s) {
+         // The powers eager kernels special-case (sqrt for 0.5) and others.
+         // Non-integral and negative ones: for floats (integers raise) whose
+         // values are exact specials or away from 0, where a rounding of a
+         // tiny value would flip a sign (NaN) or blow up (1/x).
+         static const std::vector<double> any = {2, 3, 0.5, -0.5, -1, -2, 1.5, -1.5, 0.75};
+         bool away_from_zero = lzt::is_float(a[0].dtype());
+         for (double x : lzt::values(a[0])) away_from_zero = away_from_zero && (x == 0 || !std::isfinite(x) || std::abs(x) >= 0.125);
+         s.value = away_from_zero ? rng.pick(any) : static_cast<double>(rng.uniform(2, 3));
+         s.value_is_int = s.value == std::floor(s.value) && rng.chance(0.5);
          return true;
        }, [](const Args& a, const Step& s) { return lz::pow(a[0], value_of(s)); }},
       {"remainder.scalar", One, Disc, false, 0, a_nonzero_value,
@@ -428,6 +445,13 @@ std::vector<FuzzOp> build() {
       {"index_select", One, Exact, false, 0, an_index, [](const Args& a, const Step& s) {
          return lz::index_select(a[0], static_cast<int64_t>(s.value), index_of(s));
        }},
+      {"index_select.any", One, Exact, false, 0, any_index, [](const Args& a, const Step& s) {
+         return lz::index_select(a[0], static_cast<int64_t>(s.value), index_of(s));
+       }},
+      // The value as an eager tensor of the program's own: eagerly a copy,
+      // lazily to_eager() (which must behave as one).
+      {"to_eager", One, Exact, false, 0, none,
+       [](const Args& a, const Step&) { return a[0].is_lazy() ? a[0].to_eager() : a[0].clone(); }},
       {"gather", One, Exact, false, 0, a_gather,
        [](const Args& a, const Step& s) { return lz::gather(a[0], s.ints.at(0), gather_index(a[0], s)); }},
       {"cat", Operands::SameShape, Exact, false, 0, one_dim,
@@ -481,6 +505,10 @@ std::vector<FuzzOp> build() {
     }
     if (op.name == "expand_as") op.sizes_only_args = 0b10;
     if (op.name.ends_with("_like")) op.sizes_only_args = 0b1;
+    if (op.name == "to_eager") op.eager_result = true;
+    if (op.name == "index_select.any") op.data_dependent_error = true;
+    op.scalar_value = op.attrs == a_value || op.attrs == a_nonzero_value || op.attrs == clamp_bounds ||
+                      op.name == "pow.scalar";
   }
   return ops;
 }

@@ -59,6 +59,15 @@ struct FuzzOp {
   // *_like's self, which give eager results: README "Lazy mode"), so a lazy
   // one does not make the result lazy, nor is an eager one captured.
   uint8_t sizes_only_args = 0;
+  // Its result is an eager tensor even in the lazy modes (to_eager).
+  bool eager_result = false;
+  // Its errors depend on the values (an index out of range): eagerly it
+  // raises at the call, lazily when its value is materialised, where the
+  // other values of the graph are still computed.
+  bool data_dependent_error = false;
+  // Its `value` is a number passed as a runtime Scalar: a replay may change
+  // it without changing the graph's structure (unless it is special).
+  bool scalar_value = false;
 };
 
 const std::vector<FuzzOp>& fuzz_ops();

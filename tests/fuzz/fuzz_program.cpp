@@ -19,7 +19,7 @@ constexpr DtypeCode kCodes[] = {{lz::kBool, "bool"},    {lz::kUInt8, "u8"},     
                                 {lz::kInt64, "i64"},    {lz::kFloat16, "f16"},  {lz::kBFloat16, "bf16"},
                                 {lz::kFloat32, "f32"},  {lz::kFloat64, "f64"}};
 
-constexpr std::string_view kLayouts[] = {"contiguous", "transposed", "strided", "expanded"};
+constexpr std::string_view kLayouts[] = {"contiguous", "transposed", "strided", "expanded", "offset"};
 
 // splitmix64: input values depend only on the seed, on every platform.
 uint64_t mix(uint64_t& state) {
@@ -29,12 +29,15 @@ uint64_t mix(uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-std::vector<double> input_values(lz::ScalarType t, int64_t n, uint32_t seed) {
+std::vector<double> input_values(lz::ScalarType t, int64_t n, uint32_t seed, bool special) {
+  static constexpr double kSpecial[] = {0.0, -0.0, INFINITY, -INFINITY, NAN};
   uint64_t state = seed;
   std::vector<double> v(static_cast<size_t>(n));
   for (double& x : v) {
     const int64_t r = static_cast<int64_t>(mix(state) % 33);  // 0..32
-    if (t == lz::kBool) {
+    if (special && lzt::is_float(t) && mix(state) % 8 == 0) {
+      x = kSpecial[mix(state) % std::size(kSpecial)];
+    } else if (t == lz::kBool) {
       x = static_cast<double>(r & 1);
     } else if (t == lz::kUInt8) {
       x = static_cast<double>(r % 21);
@@ -122,8 +125,8 @@ std::optional<lz::ScalarType> dtype_from_code(std::string_view code) {
 
 std::string to_text(const Step& s, size_t index) {
   std::ostringstream os;
-  if (s.kind == Step::Kind::Sync) {
-    os << "sync %" << s.args.at(0);
+  if (s.kind == Step::Kind::Sync || s.kind == Step::Kind::Drop) {
+    os << (s.kind == Step::Kind::Sync ? "sync %" : "drop %") << s.args.at(0);
     return os.str();
   }
   os << "%" << index << " = ";
@@ -131,7 +134,7 @@ std::string to_text(const Step& s, size_t index) {
  os << "input " << dtype_code(s.dtype) << "[";
     for (size_t d = 0; d < s.sizes.size(); ++d) os << (d ? "," : "") << s.sizes[d];
     os << "] " << kLayouts[static_cast<int>(s.layout)]
-       << " seed=" << s.seed << (s.lazy ? " lazy" : " eager");
+       << " seed=" << s.seed << (s.lazy ? " lazy" : " eager") << (s.special ? " special" : "");
     return os.str();
   }
   os << s.op;
@@ -164,10 +167,11 @@ Program parse_program(std::string_view text) {
     std::vector<std::string_view> w = split_words(line);
     if (w.empty()) continue;
     Step s;
-    if (w[0] == "sync") {
-      if (w.size() != 2) bad_line(line_no, line, "sync takes one value");
-      s.kind = Step::Kind::Sync;
+    if (w[0] == "sync" || w[0] == "drop") {
+      if (w.size() != 2) bad_line(line_no, line, std::string(w[0]) + " takes one value");
+      s.kind = w[0] == "sync" ? Step::Kind::Sync : Step::Kind::Drop;
       s.args.push_back(parse_value_ref(w[1], p.steps.size(), line_no, line));
+      if (!p.defines_value(static_cast<size_t>(s.args[0]))) bad_line(line_no, line, "that step defines no value");
       p.steps.push_back(std::move(s));
       continue;
     }
@@ -178,7 +182,10 @@ Program parse_program(std::string_view text) {
     }
     if (w[2] == "input") {
       s.kind = Step::Kind::Input;
-      if (w.size() != 7) bad_line(line_no, line, "input takes <dtype>[sizes] <layout> seed=<n> lazy|eager");
+      if (w.size() != 7 && !(w.size() == 8 && w[7] == "special")) {
+        bad_line(line_no, line, "input takes <dtype>[sizes] <layout> seed=<n> lazy|eager [special]");
+      }
+      s.special = w.size() == 8;
       const size_t bracket = w[3].find('[');
       if (bracket == std::string_view::npos) bad_line(line_no, line, "input sizes are written f32[2,3]");
       const std::optional<lz::ScalarType> dt = dtype_from_code(w[3].substr(0, bracket));
@@ -208,7 +215,7 @@ Program parse_program(std::string_view text) {
     for (size_t i = 3; i < w.size(); ++i) {
       if (w[i][0] == '%') {
         s.args.push_back(parse_value_ref(w[i], p.steps.size(), line_no, line));
-        if (p.steps[s.args.back()].kind == Step::Kind::Sync) bad_line(line_no, line, "a sync defines no value");
+        if (!p.defines_value(static_cast<size_t>(s.args.back()))) bad_line(line_no, line, "a sync or drop defines no value");
       } else if (w[i].substr(0, 5) == "ints=") {
         s.ints = parse_int_list(w[i].substr(5), line_no, line);
       } else if (w[i].substr(0, 6) == "value=") {
@@ -243,12 +250,14 @@ lz::Tensor make_input(const Step& in) {
   if (layout == Layout::Transposed) std::swap(alloc[rank - 1], alloc[rank - 2]);
   if (layout == Layout::Strided) alloc[rank - 1] *= 2;
   if (layout == Layout::Expanded) alloc[0] = 1;
-  const lz::Tensor base = lzt::make_tensor(input_values(in.dtype, lzt::numel_of(alloc), in.seed), alloc, in.dtype);
+  if (layout == Layout::Offset) alloc[0] += 1;
+  const lz::Tensor base = lzt::make_tensor(input_values(in.dtype, lzt::numel_of(alloc), in.seed, in.special), alloc, in.dtype);
   switch (layout) {
     case Layout::Contiguous: return base;
     case Layout::Transposed: return base.transpose(-1, -2);
     case Layout::Strided: return base.slice(-1, 0, std::nullopt, 2);
     case Layout::Expanded: return base.expand(sizes);
+    case Layout::Offset: return base.narrow(0, 1, sizes[0]);
   }
   return base;
 }

@@ -12,7 +12,9 @@
 //   %3 = sum %2 ints=[1] value=1
 //   %4 = transpose %0 ints=[0,1]
 //   %5 = add_ %4 %3
+//   drop %4
 //   sync %2
+//   %8 = input f64[5] offset seed=9 lazy special
 #pragma once
 
 #include <cstdint>
@@ -31,10 +33,13 @@ enum class Layout : uint8_t {
   Transposed,  // the last two dims swapped in memory (2-D and up)
   Strided,     // every other element of the last dim
   Expanded,    // dim 0 broadcast from size 1 (stride 0)
+  Offset,      // a window of a larger storage, starting past its first element
 };
 
 struct Step {
-  enum class Kind : uint8_t { Input, Op, Sync };
+  // Sync: materialise args[0]. Drop: the program lets go of args[0] (a
+  // view dropped before its base is read); it is not compared.
+  enum class Kind : uint8_t { Input, Op, Sync, Drop };
   Kind kind = Kind::Op;
 
   // Input: a tensor of deterministic values (multiples of 1/4 in [-4, 4]
@@ -45,6 +50,8 @@ struct Step {
   Layout layout = Layout::Contiguous;
   uint32_t seed = 0;
   bool lazy = true;
+  // Floats only: about one element in eight is +-0, +-inf or NaN.
+  bool special = false;
 
   // Op: the operator (fuzz_ops.h) applied to earlier values `args`, with
   // its integer attributes and one number (a scalar operand or a fill);
@@ -59,7 +66,7 @@ struct Step {
 
 struct Program {
   std::vector<Step> steps;
-  bool defines_value(size_t i) const { return steps[i].kind != Step::Kind::Sync; }
+  bool defines_value(size_t i) const { return steps[i].kind == Step::Kind::Input || steps[i].kind == Step::Kind::Op; }
 };
 
 // The text form above; parse_program throws lz::ValueError naming the line.

@@ -96,8 +96,12 @@ class NumericsTracker {
 std::string compare_outcomes(const Program& p, const Outcome& expected, const Outcome& actual);
 
 // Runs `p` eagerly and in each mode: "" when all agree, else
-// "<mode>: <disagreement>" for the first mode that does not.
-std::string check_program(const Program& p, const std::vector<Mode>& modes);
+// "<mode>: <disagreement>" for the first mode that does not. Each mode then
+// replays the program `replays` times with new input values and runtime
+// numbers (and, every other replay, other sizes), each compared with its
+// own eager run: the replays run the executables the first run cached,
+// the path every training loop takes.
+std::string check_program(const Program& p, const std::vector<Mode>& modes, int replays = 2);
 
 // The text of the lazy trace of `p` (its IR, before any pass), for a report.
 std::string trace_text(const Program& p);

@@ -27,12 +27,14 @@ using namespace lzf;
 
 constexpr const char* kUsage =
     "usage: lz_fuzz [--seed N] [--programs N] [--minutes M] [--modes interp,llvm,nofuse,cuda-emu]\n"
-    "               [--max-ops N] [--keep-going] [--no-minimise] [--replay FILE]\n"
+    "               [--max-ops N] [--replays N] [--keep-going] [--no-minimise] [--replay FILE]\n"
     "  --seed N       the first seed (default 1); program k uses seed N+k\n"
     "  --programs N   how many programs (default 1000; 0 with --minutes: until then)\n"
     "  --minutes M    stop after M minutes\n"
     "  --modes LIST   lazy modes compared with eager (default interp,llvm,nofuse)\n"
     "  --max-ops N    operator steps per program, at most (default 12)\n"
+    "  --replays N    runs of each program again with new values, numbers and sizes,\n"
+    "                 through the executables the first run cached (default 2)\n"
     "  --keep-going   go on after a failing program (default: stop at the first)\n"
     "  --no-minimise  report failing programs as generated\n"
     "  --replay FILE  check the program in FILE (text form) instead of generating\n";
@@ -60,6 +62,7 @@ struct Args {
   double minutes = 0;
   std::vector<Mode> modes = {Mode::Interp, Mode::Llvm, Mode::NoFusion};
   GeneratorOptions generator;
+  int replays = 2;
   bool keep_going = false;
   bool minimise = true;
   std::string replay;
@@ -104,6 +107,8 @@ Args parse_args(int argc, char** argv) {
         if (!mode || *mode == Mode::Eager) usage_error("unknown mode \"" + m + "\" (interp, llvm, nofuse, cuda-emu)");
         a.modes.push_back(*mode);
       }
+    } else if (flag == "--replays") {
+      a.replays = static_cast<int>(number(next()));
     } else if (flag == "--keep-going") {
       a.keep_going = true;
     } else if (flag == "--no-minimise") {
@@ -125,9 +130,9 @@ void report_failure(const Program& p, const std::string& failure, const Args& a,
   std::cout << "\nFAIL" << (seed ? " seed=" + std::to_string(*seed) : std::string()) << ": " << failure << "\n";
   Program shown = p;
   if (a.minimise) {
-    shown = minimise(p, [&](const Program& c) { return check_program(c, a.modes); });
+    shown = minimise(p, [&](const Program& c) { return check_program(c, a.modes, a.replays); });
     std::cout << "minimised from " << p.steps.size() << " to " << shown.steps.size() << " steps; now fails with:\n  "
-              << check_program(shown, a.modes) << "\n";
+              << check_program(shown, a.modes, a.replays) << "\n";
   }
   std::cout << "--- program ---\n" << to_text(shown) << "--- lazy IR ---\n" << trace_text(shown) << "---\n" << std::flush;
 }
@@ -138,7 +143,7 @@ int replay(const Args& a) {
   std::stringstream text;
   text << in.rdbuf();
   const Program p = parse_program(text.str());
-  const std::string failure = check_program(p, a.modes);
+  const std::string failure = check_program(p, a.modes, a.replays);
   if (failure.empty()) {
     std::cout << "lz_fuzz: " << a.replay << ": " << p.steps.size() << " steps agree in every mode\n";
     return 0;
@@ -171,7 +176,7 @@ int main(int argc, char** argv) {
       }
       ++programs;
       steps += static_cast<int64_t>(p.steps.size());
-      const std::string failure = check_program(p, a.modes);
+      const std::string failure = check_program(p, a.modes, a.replays);
       if (!failure.empty()) {
         failing.push_back(seed);
         report_failure(p, failure, a, seed);
@@ -191,7 +196,9 @@ int main(int argc, char** argv) {
     std::cout << "; " << elapsed_s() << " s\n"
               << "lz_fuzz: lazy side: " << m.graphs_materialized << " graphs, " << m.kernels_compiled
               << " kernels planned, " << m.jit_compiled << " compiled by LLVM, " << m.eager_steps_total
-              << " eager steps, " << m.cache_hits << " executable cache hits\n";
+              << " eager steps, " << m.cache_hits << " executable cache hits (" << m.cache_misses
+              << " misses), " << m.graphs_failed << " graphs with failing values; " << a.replays
+              << " replays per program and mode\n";
     return failing.empty() ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "lz_fuzz: " << e.what() << "\n";
