@@ -10,9 +10,8 @@
 
 #include "codegen_cuda/device_kernel.h"
 #include "tests/cuda_device/cuda_device_checks.h"
+#include "tests/cuda_device/cuda_op_table.h"
 #include "tests/op_table/entry_tests.h"
-#include "tests/op_table/op_runner.h"
-#include "tests/op_table/tensor_access.h"
 
 namespace {
 
@@ -100,64 +99,7 @@ TEST_CASE("emulated cuda ops: mixing devices is an error naming both", "[cuda]")
 
 // ---- The operator test table on cuda:0 -------------------------------------------
 
-lzt::SampleInput on_device(const lzt::SampleInput& s) {
-  lzt::SampleInput d = s;
-  for (lz::Tensor& t : d.tensors) t = lz_cuda_test::to_device_keeping_layout(t, cuda0);
-  for (auto& [name, v] : d.kwargs) {
-    if (v.is_tensor() && v.to_tensor().defined()) v = lz::IValue(lz_cuda_test::to_device_keeping_layout(v.to_tensor(), cuda0));
-  }
-  return d;
-}
-
-std::vector<lz::Tensor> on_host(std::vector<lz::Tensor> outs) {
-  for (lz::Tensor& t : outs) {
-    if (t.defined() && t.is_cuda()) t = t.to(lz::Device(lz::kCPU));
-  }
-  return outs;
-}
-
-lzt::OpInfo cuda_variant(const lzt::OpInfo& op) {
-  lzt::OpInfo c = op;
-  // Results are compared as host copies, which never share storage.
-  c.check = lzt::values_only_check(op);
-  c.op = [op](const lzt::SampleInput& s) { return on_host(op.op(on_device(s))); };
-  if (op.inplace) {
-    c.inplace = [op](lz::Tensor& self, const lzt::SampleInput& s) {
-      lzt::SampleInput ds = on_device(s);
-      lz::Tensor device_self = ds.tensors[0];
-      op.inplace(device_self, ds);
-      self.copy_(device_self.to(lz::Device(lz::kCPU)));
-    };
-  }
-  if (op.out) {
-    c.out = [op](std::vector<lz::Tensor>& outs, const lzt::SampleInput& s) {
-      std::vector<lz::Tensor> device_outs;
-      for (const lz::Tensor& o : outs) device_outs.push_back(lz_cuda_test::to_device_keeping_layout(o, cuda0));
-      op.out(device_outs, on_device(s));
-      for (size_t k = 0; k < outs.size(); ++k) {
-        const lz::Tensor value = device_outs[k].to(lz::Device(lz::kCPU));
-        if (outs[k].sizes() == value.sizes()) {
-          outs[k].copy_(value);
-        } else {
-          outs[k] = value;
-        }
-      }
-    };
-  }
-  return c;
-}
-
-void run_entry(const lzt::OpInfo& op) {
-  const lzt::OpInfo c = cuda_variant(op);
-  lzt::check_entry(
-      op,
-      [&](const lzt::SampleInput& sample) {
-        return lzt::FormResults{{"cuda functional", lzt::run_functional(c, sample)},
-                                {"cuda in-place", lzt::run_inplace(c, sample)},
-                                {"cuda out=", lzt::run_out(c, sample)}};
-      },
-      [&](const lzt::ErrorInput& error) { return lzt::run_error(c, error); });
-}
+void run_entry(const lzt::OpInfo& op) { lz_cuda_test::check_op_table_entry(op, cuda0); }
 
 // Hidden ('.'): CTest runs a sample (tests/cuda_device/CMakeLists.txt); the
 // whole table is `./build/tests/cuda_device/test_cuda_emulated "[cuda_op_table]"`.
