@@ -53,10 +53,11 @@ ir::ExprId LowerContext::input(uint32_t argument, ScalarType kernel_dtype) {
   const ScalarType c = compute_dtype(kernel_dtype);
   LZ_INTERNAL_ASSERT(a.kind == ir::ArgKind::Tensor || a.kind == ir::ArgKind::Scalar, "lowering of ",
                      n_.op->name, ": argument ", argument, " is neither a tensor nor a number");
-  const bool is_number = a.kind == ir::ArgKind::Scalar || is_wrapped_number(a.index);
-  const ir::ExprId v = a.kind == ir::ArgKind::Tensor ? operand(a.index, c) : scalar_value(a, c);
-  if (!is_number || c == kernel_dtype) return v;
-  // The eager kernel reads a number as its f16/bf16 dtype, then widens.
+  if (c == kernel_dtype) return a.kind == ir::ArgKind::Tensor ? operand(a.index, c) : scalar_value(a, c);
+  // An f16/bf16 kernel: the eager kernel reads every input as its dtype
+  // (rounding a number, or an operand of a wider dtype: a float32 1e6 is
+  // inf in float16), then widens to compute.
+  const ir::ExprId v = a.kind == ir::ArgKind::Tensor ? operand_at_point(a.index) : scalar_value(a, c);
   return b_.cast(b_.cast(v, kernel_dtype), c);
 }
 
