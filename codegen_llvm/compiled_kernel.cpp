@@ -96,6 +96,7 @@ std::unique_ptr<llvm::Module> emit_or_fail(const ir::Kernel& k, const VariantSpe
 }  // namespace
 
 struct CompiledKernel::Variant {
+  std::shared_ptr<const void> code;  // keeps the functions below linked
   std::vector<StrideClass> classes;
   bool streaming = false;
   bool cache_stages = false;
@@ -171,6 +172,7 @@ const CompiledKernel::Variant& CompiledKernel::variant(const std::vector<StrideC
   const JitEngine::Result r =
       jit.get(key, symbols, [&](llvm::LLVMContext& c) { return emit_or_fail(k_, spec, prefix, c); });
   auto v = std::make_unique<Variant>();
+  v->code = r.code;
   v->classes = classes;
   v->streaming = streaming;
   v->cache_stages = cache_stages;

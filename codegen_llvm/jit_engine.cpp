@@ -103,7 +103,24 @@ struct JitEngine::Impl {
   std::unique_ptr<llvm::TargetMachine> tm;
   std::string cpu, features, host;
   unsigned vector_bits = 128;
-  absl::flat_hash_map<std::string, std::vector<void*>> linked;  // key + symbols -> addresses
+  // One linked object, in a JITDylib of its own (so an object being
+  // unlinked and a new link of the same symbols never meet): removed from
+  // the JIT when the last Result::code holding it is released.
+  struct Linked {
+    llvm::orc::JITDylib* dylib = nullptr;
+    std::vector<void*> addresses;
+    Impl* engine = nullptr;
+    ~Linked() {
+      if (dylib == nullptr) return;
+      if (llvm::Error e = engine->jit->getExecutionSession().removeJITDylib(*dylib)) llvm::consumeError(std::move(e));
+      std::lock_guard<std::mutex> lock(engine->unlinked_mu);
+      ++engine->unlinked;
+    }
+  };
+  uint64_t next_dylib = 0;
+  absl::flat_hash_map<std::string, std::weak_ptr<Linked>> linked;  // key + symbols -> the object, while held
+  std::mutex unlinked_mu;  // a Linked may die on any thread, with or without `mu` held
+  int64_t unlinked = 0;
   std::optional<ObjectFileCache> disk;
   JitStats stats;
 
@@ -187,16 +204,23 @@ struct JitEngine::Impl {
     return std::string(buffer.data(), buffer.size());
   }
 
-  std::vector<void*> link(const std::string& object, const std::string& name, const std::vector<std::string>& symbols) {
+  // Links `object` into a JITDylib of its own, which resolves the rest
+  // (kernel helpers, libm) through the main one. Called with `mu` held.
+  std::shared_ptr<Linked> link(const std::string& object, const std::string& name, const std::vector<std::string>& symbols) {
+    auto l = std::make_shared<Linked>();
+    l->engine = this;
+    l->dylib = &jit->getExecutionSession().createBareJITDylib("lzk_object_" + std::to_string(next_dylib++));
+    l->dylib->addToLinkOrder(jit->getMainJITDylib());
     auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);
-    if (llvm::Error e = jit->addObjectFile(std::move(buffer))) throw CompileFailure{"linking failed: " + error_text(std::move(e))};
-    std::vector<void*> out;
-    for (const std::string& s : symbols) {
-      auto sym = jit->lookup(s);
-      if (!sym) throw CompileFailure{"symbol " + s + " missing: " + error_text(sym.takeError())};
-      out.push_back(reinterpret_cast<void*>(static_cast<uintptr_t>(sym->getAddress())));
+    if (llvm::Error e = jit->addObjectFile(*l->dylib, std::move(buffer))) {
+      throw CompileFailure{"linking failed: " + error_text(std::move(e))};
     }
-    return out;
+    for (const std::string& s : symbols) {
+      auto sym = jit->lookup(*l->dylib, s);
+      if (!sym) throw CompileFailure{"symbol " + s + " missing: " + error_text(sym.takeError())};
+      l->addresses.push_back(reinterpret_cast<void*>(static_cast<uintptr_t>(sym->getAddress())));
+    }
+    return l;
   }
 };
 
@@ -276,19 +300,27 @@ JitEngine::Result JitEngine::get(const std::string& key, const std::vector<std::
   std::string full_key = d.host + "|" + key;
   for (const std::string& s : symbols) full_key += "|" + s;
   Result r;
+  const auto linked = [&](std::shared_ptr<Impl::Linked> l) {
+    r.addresses = l->addresses;
+    d.linked[full_key] = l;
+    r.code = std::move(l);
+  };
   if (auto it = d.linked.find(full_key); it != d.linked.end()) {
-    ++d.stats.memory_hits;
-    r.addresses = it->second;
-    return r;
+    if (std::shared_ptr<Impl::Linked> l = it->second.lock()) {
+      ++d.stats.memory_hits;
+      r.addresses = l->addresses;
+      r.code = std::move(l);
+      return r;
+    }
+    d.linked.erase(it);  // unlinked since: link it again
   }
   if (d.disk) {
     if (std::optional<std::string> object = d.disk->load(full_key)) {
       try {
-        r.addresses = d.link(*object, symbols.front(), symbols);
+        linked(d.link(*object, symbols.front(), symbols));
         r.ms = ms_since(start);
         ++d.stats.disk_hits;
         d.stats.load_ms += r.ms;
-        d.linked.emplace(full_key, r.addresses);
         return r;
       } catch (const CompileFailure&) {
         // A cached object that does not link is rebuilt below.
@@ -307,7 +339,7 @@ JitEngine::Result JitEngine::get(const std::string& key, const std::vector<std::
     phase = std::chrono::steady_clock::now();
     const std::string object = d.object_of(*m);
     d.stats.codegen_ms += ms_since(phase);
-    r.addresses = d.link(object, symbols.front(), symbols);
+    linked(d.link(object, symbols.front(), symbols));
     if (dump_dir != nullptr) d.dump_object(dump_dir, symbols, r.addresses, object);
     if (d.disk) d.disk->store(full_key, object);
   } catch (const CompileFailure&) {
@@ -318,7 +350,6 @@ JitEngine::Result JitEngine::get(const std::string& key, const std::vector<std::
   r.compiled = true;
   ++d.stats.compiled;
   d.stats.compile_ms += r.ms;
-  d.linked.emplace(full_key, r.addresses);
   return r;
 }
 
@@ -337,7 +368,10 @@ std::string JitEngine::optimized_ir(const EmitFn& emit) {
 
 JitStats JitEngine::stats() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->stats;
+  JitStats s = impl_->stats;
+  std::lock_guard<std::mutex> unlinked_lock(impl_->unlinked_mu);
+  s.unlinked = impl_->unlinked;
+  return s;
 }
 
 void JitEngine::set_disk_cache(bool enabled, const std::string& dir) {

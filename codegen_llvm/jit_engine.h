@@ -2,7 +2,10 @@
 // kernel objects are linked into. A module is optimised (O3 for the host's
 // CPU and features), compiled to an object file, stored in the on-disk
 // cache and linked; a later request for the same key (in this process:
-// memory; in another: disk) skips all of that. LLVM stays out of this header.
+// memory; in another: disk) skips all of that. Linked code lives while a
+// caller holds its Result::code: a process that compiles kernels for hours
+// (graphs evicted from the executable cache) keeps its memory and its
+// mappings bounded. LLVM stays out of this header.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +25,7 @@ struct JitStats {
   int64_t compiled = 0;        // modules optimised and compiled
   int64_t disk_hits = 0;       // objects read from the on-disk cache
   int64_t memory_hits = 0;     // keys already linked in this process
+  int64_t unlinked = 0;        // objects whose code was released (no holder left)
   int64_t failures = 0;        // emission or compilation errors
   double compile_ms = 0;       // total time compiling (emission + O3 + machine code)
   double optimize_ms = 0;      // of which the O3 pipeline
@@ -49,8 +53,12 @@ class JitEngine {
   // Thread-safe; throws CompileFailure.
   struct Result {
     std::vector<void*> addresses;  // per symbol; nullptr when absent
-    double ms = 0;                 // time this call spent (compile or load)
-    bool compiled = false;         // false: from memory or disk
+    // The linked code: the addresses stay valid while this is held (every
+    // caller with the same key shares it); the code is unlinked after the
+    // last holder lets go.
+    std::shared_ptr<const void> code;
+    double ms = 0;          // time this call spent (compile or load)
+    bool compiled = false;  // false: from memory or disk
   };
   using EmitFn = std::function<std::unique_ptr<llvm::Module>(llvm::LLVMContext&)>;
   Result get(const std::string& key, const std::vector<std::string>& symbols, const EmitFn& emit);

@@ -74,6 +74,11 @@ void* compile(MathFn fn, MathMode mode, int width, bool f64) {
     b.CreateRetVoid();
     return m;
   });
+  // Probes are compiled once per function and width, and kept.
+  static std::mutex mu;
+  static std::vector<std::shared_ptr<const void>> kept;
+  std::lock_guard<std::mutex> lock(mu);
+  kept.push_back(r.code);
   return r.addresses.front();
 }
 

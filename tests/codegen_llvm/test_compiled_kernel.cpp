@@ -482,6 +482,38 @@ TEST_CASE("compiled kernel: one variant per stride class, compiled once", "[code
   CHECK(s2.memory_hits == s1.memory_hits + 1);
 }
 
+TEST_CASE("compiled kernel: its code is unlinked with the last kernel using it, and linked again on demand",
+          "[codegen_llvm]") {
+  Kernel k;
+  k.name = "test_unlink_relink";
+  k.rank = 1;
+  KernelBuilder b(&k);
+  const uint32_t a0 = input(b, kFloat, 1), o = output(b, kFloat, 1);
+  b.add_store(o, b.binary(ScalarOp::Add, b.load(a0, kFloat), b.constant(0.75, kFloat), kFloat), false);
+  REQUIRE(verify_kernel(k) == "");
+  std::mt19937_64 rng(9);
+  const auto run = [&](const CompiledKernel& ck) {
+    Case c;
+    c.domain = {1000};
+    c.add_input(kFloat, Layout::Contiguous, rng);
+    c.add_output(kFloat);
+    return compare_with_interpreter(ck, c);
+  };
+  const int64_t unlinked = JitEngine::instance().stats().unlinked;
+  {
+    const CompiledKernel first(k);
+    CHECK(run(first) == "");
+    const CompiledKernel second(k);  // the same code, shared
+    CHECK(run(second) == "");
+    CHECK(JitEngine::instance().stats().unlinked == unlinked);
+  }
+  // No kernel holds the code any more: it left the JIT (a long-running
+  // process keeps its memory and mappings bounded).
+  CHECK(JitEngine::instance().stats().unlinked == unlinked + 1);
+  const CompiledKernel again(k);
+  CHECK(run(again) == "");
+}
+
 TEST_CASE("compiled kernel: the disk cache serves another process and survives corruption", "[codegen_llvm]") {
   TempDir dir;
   JitEngine& jit = JitEngine::instance();
