@@ -281,6 +281,20 @@ class Generator {
     return {a};
   }
 
+  // Whether the step's result would exceed kMaxResult elements, found by
+  // recording it on lazy copies of its operands (only sizes are computed:
+  // a [10^5, 1] times [3 10^4] broadcast is never allocated). A step that
+  // raises is not too large: push() runs it and sees the error.
+  static bool too_large(const Step& s, const std::vector<lz::Tensor>& args) {
+    std::vector<lz::Tensor> lazy;
+    for (const lz::Tensor& t : args) lazy.push_back(t.to_lazy());
+    try {
+      return run_op_step(s, lazy).numel() > kMaxResult;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+
   // Adds a step of `op` (on `first`, when given); false when none was kept.
   bool add_op(const FuzzOp& op, std::optional<int> first = std::nullopt) {
     Step s;
@@ -293,6 +307,7 @@ class Generator {
     std::vector<lz::Tensor> args;
     for (int a : s.args) args.push_back(value(a));
     if (op.attrs != nullptr && !op.attrs(rng_, args, s)) return false;
+    if (!op.inplace && !op.eager_result && too_large(s, args)) return false;
     const std::string error = push(s);
     note_frozen(p_.steps.back());
     if (!error.empty()) {

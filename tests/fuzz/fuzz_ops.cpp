@@ -249,7 +249,8 @@ Tensor gather_index(const Tensor& self, const Step& s) {
   uint64_t x = static_cast<uint64_t>(s.value) * 2654435761u + 1;
   for (int64_t i = 0; i < idx.numel(); ++i) {
     x = x * 6364136223846793005u + 1442695040888963407u;  // a fixed LCG: the text form keeps only the seed
-    p[i] = static_cast<int64_t>((x >> 33) % static_cast<uint64_t>(n));
+    // A replay with other sizes may leave an empty dim: index 0 (an error, as eagerly).
+    p[i] = n == 0 ? 0 : static_cast<int64_t>((x >> 33) % static_cast<uint64_t>(n));
   }
   return idx;
 }
@@ -262,6 +263,7 @@ bool a_split(Rng& rng, const Args& a, Step& s) {
   return true;
 }
 Tensor piece(const std::vector<Tensor>& pieces, const Step& s) {
+  LZ_CHECK(!pieces.empty(), ValueError, "fuzz program: no piece to take");
   return pieces.at(static_cast<size_t>(s.ints.at(2)) % pieces.size());
 }
 bool matrices(const Args& a, int64_t r0, int64_t r1) { return rank(a[0]) == r0 && rank(a[1]) == r1; }
