@@ -20,15 +20,8 @@ std::vector<uint64_t> reduced_dependencies(const ir::Kernel& k) {
   return deps;
 }
 
-bool expensive(ScalarOp op) {
-  switch (op) {
-    case ScalarOp::Exp: case ScalarOp::Exp2: case ScalarOp::Expm1: case ScalarOp::Log: case ScalarOp::Log2:
-    case ScalarOp::Log1p: case ScalarOp::Sin: case ScalarOp::Cos: case ScalarOp::Tan: case ScalarOp::Tanh:
-    case ScalarOp::Sigmoid: case ScalarOp::Erf: case ScalarOp::Pow: case ScalarOp::Atan2:
-      return true;
-    default: return false;
-  }
-}
+// Worth keeping between passes rather than computing twice (softmax's exp).
+bool expensive(ScalarOp op) { return ir::traits(op).cost == ir::ScalarOpCost::Transcendental; }
 
 }  // namespace
 

@@ -27,12 +27,19 @@ Dispatcher::Dispatcher() {
 }
 
 RegistrationHandle Dispatcher::register_op(FunctionSchema schema, TagSet tags,
-                                           OperatorHandle* out_handle) {
+                                           OperatorHandle* out_handle, OpId id) {
   std::lock_guard<std::mutex> lock(mutex_);
   const std::string name = schema.full_name();
   LZ_CHECK(!by_name_.contains(name), SchemaError, "[register] operator '", name,
            "' is already registered");
+  if (id != OpId::kNone) {
+    LZ_CHECK(op_name(id) == name, SchemaError, "[register] operator '", name, "' registered as the id of '",
+             op_name(id), "'");
+    LZ_CHECK(by_id_[static_cast<size_t>(id)] == nullptr, SchemaError, "[register] operator '", name,
+             "' is already registered");
+  }
   auto entry = std::make_unique<OperatorEntry>(std::move(schema));
+  entry->id = id;
   entry->tags = tags;
   const auto& args = entry->schema.arguments();
   for (size_t i = 0; i < args.size(); ++i) {
@@ -44,6 +51,7 @@ RegistrationHandle Dispatcher::register_op(FunctionSchema schema, TagSet tags,
   OperatorEntry* e = entry.get();
   entries_.push_back(std::move(entry));
   by_name_[name] = e;
+  if (id != OpId::kNone) by_id_[static_cast<size_t>(id)] = e;
   update_dispatch_table(*e);
   if (out_handle) *out_handle = OperatorHandle(e);
   return RegistrationHandle([this, e] {
@@ -54,6 +62,7 @@ RegistrationHandle Dispatcher::register_op(FunctionSchema schema, TagSet tags,
     e->composite = KernelFunction();
     e->meta = BoxedMeta();
     if (auto it = by_name_.find(e->name); it != by_name_.end() && it->second == e) by_name_.erase(it);
+    if (e->id != OpId::kNone && by_id_[static_cast<size_t>(e->id)] == e) by_id_[static_cast<size_t>(e->id)] = nullptr;
     for (OperatorEntry* linked : {e->functional, e->inplace_variant, e->out_variant}) {
       if (!linked) continue;
       if (linked->inplace_variant == e) linked->inplace_variant = nullptr;
@@ -147,6 +156,14 @@ std::optional<OperatorHandle> Dispatcher::find(std::string_view full_name) const
   auto it = by_name_.find(absl::string_view(full_name.data(), full_name.size()));
   if (it == by_name_.end()) return std::nullopt;
   return OperatorHandle(it->second);
+}
+
+OperatorHandle Dispatcher::find(OpId id) const {
+  LZ_INTERNAL_ASSERT(id != OpId::kNone, "Dispatcher::find of an undeclared operator");
+  std::lock_guard<std::mutex> lock(mutex_);
+  OperatorEntry* e = by_id_[static_cast<size_t>(id)];
+  LZ_INTERNAL_ASSERT(e != nullptr, "operator ", op_name(id), " is declared but not registered");
+  return OperatorHandle(e);
 }
 
 OperatorHandle Dispatcher::find_or_throw(std::string_view full_name) const {

@@ -28,9 +28,11 @@ class Dispatcher {
   static Dispatcher& singleton();
 
   // ---- Registration -------------------------------------------------------
-  // Adds an operator; SchemaError if the name is taken. `out_handle` gets
-  // the new operator.
-  RegistrationHandle register_op(FunctionSchema schema, TagSet tags, OperatorHandle* out_handle);
+  // Adds an operator (declared as `id` in core/operators.def, or kNone);
+  // SchemaError if the name or the id is taken. `out_handle` gets the new
+  // operator.
+  RegistrationHandle register_op(FunctionSchema schema, TagSet tags, OperatorHandle* out_handle,
+                                 OpId id = OpId::kNone);
   RegistrationHandle register_kernel(const OperatorHandle& op, DispatchKey key,
                                      KernelFunction kernel,
                                      KernelOrigin origin = KernelOrigin::Explicit);
@@ -45,6 +47,9 @@ class Dispatcher {
 
   // ---- Lookup ------------------------------------------------------------
   std::optional<OperatorHandle> find(std::string_view full_name) const;
+  // The operator registered for `id`; InternalError when none is (every
+  // declared operator is registered at start-up).
+  OperatorHandle find(OpId id) const;
   // NotImplementedError naming the operator if it does not exist.
   OperatorHandle find_or_throw(std::string_view full_name) const;
   template <class Sig>
@@ -62,6 +67,7 @@ class Dispatcher {
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<OperatorEntry>> entries_;  // never freed: handles stay valid
   absl::flat_hash_map<std::string, OperatorEntry*> by_name_;
+  std::array<OperatorEntry*, kNumOpIds> by_id_{};
   std::array<KernelFunction, kNumDispatchKeys> fallbacks_;
 };
 

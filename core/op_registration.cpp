@@ -143,11 +143,7 @@ OpBuilder& OpBuilder::tags(TagSet tags) {
   d.set_tags(op_, op_.tags() | tags);
   if (inplace_) d.set_tags(*inplace_, inplace_->tags() | tags);
   if (out_) d.set_tags(*out_, out_->tags() | tags);
-  if (tags.has(Tag::Factory)) {
-    LZ_CHECK(op_.entry().device_argument, SchemaError, "[register] ", op_.name(),
-             ": a factory operator needs a 'Device? device' argument for BackendSelect");
-    lib_->keep(d.register_kernel(op_, DispatchKey::BackendSelect, detail::backend_select_kernel()));
-  }
+  if (tags.has(Tag::Factory)) lib_->add_backend_select(op_);
   return *this;
 }
 
@@ -208,14 +204,42 @@ Library::Defined Library::define(std::string_view schema_text, Variants variants
   return Defined{op, inplace, out};
 }
 
+Library::Defined Library::define(OpId id) {
+  Dispatcher& d = Dispatcher::singleton();
+  const OpDecl& decl = op_decl(id);
+  LZ_CHECK(decl.kind == OpDecl::Kind::Operator, SchemaError, "[register] ", op_name(id),
+           " is a variant: it is registered with its operator ", op_name(decl.functional));
+  OperatorHandle op(nullptr);
+  std::optional<OperatorHandle> inplace, out;
+  for (OpId v : declared_variants(id)) {
+    OperatorHandle h(nullptr);
+    keep(d.register_op(parse_schema(op_decl(v).schema), op_decl(v).tags, &h, v));
+    (op_decl(v).kind == OpDecl::Kind::Inplace ? inplace : out) = h;
+  }
+  keep(d.register_op(parse_schema(decl.schema), decl.tags, &op, id));
+  d.link_variants(op, inplace, out);
+  if (decl.tags.has(Tag::Factory)) add_backend_select(op);
+  return Defined{op, inplace, out};
+}
+
+void Library::add_backend_select(const OperatorHandle& op) {
+  LZ_CHECK(op.entry().device_argument, SchemaError, "[register] ", op.name(),
+           ": a factory operator needs a 'Device? device' argument for BackendSelect");
+  keep(Dispatcher::singleton().register_kernel(op, DispatchKey::BackendSelect, detail::backend_select_kernel()));
+}
+
+OpBuilder Library::def(OpId id) {
+  auto [op, inplace, out] = define(id);
+  return OpBuilder(this, op, inplace, out);
+}
+
 OpBuilder Library::def(std::string_view schema, Variants variants) {
   auto [op, inplace, out] = define(schema, variants);
   return OpBuilder(this, op, inplace, out);
 }
 
-Library& Library::impl_kernel(std::string_view op, DispatchKey key, KernelFunction k) {
-  Dispatcher& d = Dispatcher::singleton();
-  keep(d.register_kernel(d.find_or_throw(op), key, std::move(k)));
+Library& Library::impl_kernel(const OperatorHandle& op, DispatchKey key, KernelFunction k) {
+  keep(Dispatcher::singleton().register_kernel(op, key, std::move(k)));
   return *this;
 }
 

@@ -1,20 +1,17 @@
-// Declarative operator registration: one statement per operator names its
-// schema, tags, meta function and kernels; in-place and out= variants are
-// derived from the functional operator.
+// Operator registration: the meta function and kernels of each operator
+// core/operators.def declares (its schema, tags and in-place/out= variants
+// come from there), one statement per operator.
 //
 //   LZ_LIBRARY(binary_ops) {
-//     lib.def_structured<&meta::add>(
-//            "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-//            Variants::InplaceAndOut)
-//         .tags(Tag::Pointwise)
-//         .impl<&cpu::add_impl>(DispatchKey::CPU);
+//     lib.def_structured<&meta::add>(OpId::add_Tensor).impl<&cpu::add_impl>(DispatchKey::CPU);
 //   }
 //
-// def_structured registers add.Tensor, add_.Tensor and add.out, with typed
-// functional/in-place/out= kernels generated from meta + impl. def() with a
-// plain functional kernel gets boxed in-place/out= wrappers instead. A kernel
-// registered explicitly for a derived variant (lib.impl("add_.Tensor", ...))
-// always wins over a generated one.
+// def_structured registers add.Tensor and its declared variants add_.Tensor
+// and add.out, with typed functional/in-place/out= kernels generated from
+// meta + impl. def() with a plain functional kernel gets boxed in-place/out=
+// wrappers instead. A kernel registered explicitly for a variant
+// (lib.impl(OpId::add__Tensor, ...)) always wins over a generated one.
+// Tests register operators of their own from schema text (def(schema, variants)).
 #pragma once
 
 #include <initializer_list>
@@ -166,22 +163,33 @@ class Library {
   // Deregisters everything this library registered, newest first.
   ~Library();
 
+  // A declared operator, with its declared variants.
+  OpBuilder def(OpId id);
+  template <auto Meta>
+  StructuredOpBuilder<Meta> def_structured(OpId id) {
+    return structured<Meta>(define(id));
+  }
+  // An operator of the caller's own (tests), from schema text.
   OpBuilder def(std::string_view schema, Variants variants = Variants::Functional);
   template <auto Meta>
   StructuredOpBuilder<Meta> def_structured(std::string_view schema,
                                            Variants variants = Variants::InplaceAndOut) {
-    auto [op, inplace, out] = define(schema, variants);
-    StructuredOpBuilder<Meta> builder(this, op, inplace, out);
-    builder.meta(Meta);
-    return builder;
+    return structured<Meta>(define(schema, variants));
   }
 
   // An explicit kernel for an existing operator (e.g. a hand-written add_).
   template <class R, class... Args>
-  Library& impl(std::string_view op, DispatchKey key, R (*fn)(Args...)) {
-    return impl_kernel(op, key, KernelFunction::from_unboxed(fn));
+  Library& impl(OpId op, DispatchKey key, R (*fn)(Args...)) {
+    return impl_kernel(Dispatcher::singleton().find(op), key, KernelFunction::from_unboxed(fn));
   }
-  Library& impl_kernel(std::string_view op, DispatchKey key, KernelFunction k);
+  template <class R, class... Args>
+  Library& impl(std::string_view op, DispatchKey key, R (*fn)(Args...)) {
+    return impl_kernel(Dispatcher::singleton().find_or_throw(op), key, KernelFunction::from_unboxed(fn));
+  }
+  Library& impl_kernel(const OperatorHandle& op, DispatchKey key, KernelFunction k);
+  Library& impl_kernel(std::string_view op, DispatchKey key, KernelFunction k) {
+    return impl_kernel(Dispatcher::singleton().find_or_throw(op), key, std::move(k));
+  }
   // The kernel for `key` of every operator without its own.
   Library& fallback(DispatchKey key, KernelFunction k);
 
@@ -199,7 +207,16 @@ class Library {
     std::optional<OperatorHandle> inplace;
     std::optional<OperatorHandle> out;
   };
+  Defined define(OpId id);
   Defined define(std::string_view schema, Variants variants);
+  template <auto Meta>
+  StructuredOpBuilder<Meta> structured(const Defined& d) {
+    StructuredOpBuilder<Meta> builder(this, d.op, d.inplace, d.out);
+    builder.meta(Meta);
+    return builder;
+  }
+  // Installs the BackendSelect kernel of a factory operator.
+  void add_backend_select(const OperatorHandle& op);
   void keep(RegistrationHandle h) { handles_.push_back(std::move(h)); }
 
   std::string name_;

@@ -11,6 +11,7 @@
 #include "core/dispatch_key_set.h"
 #include "core/function_schema.h"
 #include "core/kernel_function.h"
+#include "core/op_id.h"
 #include "core/op_tags.h"
 #include "core/stable_hash.h"
 #include "core/tensor_meta.h"
@@ -38,6 +39,7 @@ struct OperatorEntry {
       : schema(std::move(s)), name(schema.full_name()), name_hash(stable_hash(name)) {}
 
   FunctionSchema schema;
+  OpId id = OpId::kNone;  // its declaration in core/operators.def (kNone: a test's own)
   std::string name;
   uint64_t name_hash;  // stable_hash(name): graph hashing reads it per node
   TagSet tags;

@@ -21,6 +21,8 @@ class OperatorHandle {
   const FunctionSchema& schema() const { return entry_->schema; }
   // "add.Tensor"
   const std::string& name() const { return entry_->name; }
+  // Its declaration in core/operators.def (kNone: an operator a test defines).
+  OpId id() const { return entry_->id; }
   TagSet tags() const { return entry_->tags; }
   bool has_tag(Tag t) const { return entry_->tags.has(t); }
 

@@ -98,6 +98,11 @@ Tensor silu(const Tensor& self);
 Tensor& silu_(Tensor& self);
 Tensor& silu_out(Tensor& out, const Tensor& self);
 
+// self * relu6(self + 3) / 6 (MobileNetV3's activation); floating dtypes only.
+Tensor hardswish(const Tensor& self);
+Tensor& hardswish_(Tensor& self);
+Tensor& hardswish_out(Tensor& out, const Tensor& self);
+
 Tensor erf(const Tensor& self);
 Tensor& erf_(Tensor& self);
 Tensor& erf_out(Tensor& out, const Tensor& self);

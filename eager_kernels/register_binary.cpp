@@ -1,4 +1,4 @@
-// Binary arithmetic operators: schemas, metas, kernels. The Tensor-Scalar
+// Binary arithmetic operators (core/operators.def): metas and kernels. The Tensor-Scalar
 // overloads (x * 2.5) are made from the Tensor ones (scalar_overload.h) and
 // traced as themselves, the number a runtime scalar; the Scalar-Tensor ones
 // (pow(2, x)) are composites over the Tensor overload with the number
@@ -10,7 +10,6 @@
 #include "eager_kernels/cpu/binary_kernels.h"
 #include "eager_kernels/meta/binary_meta.h"
 #include "eager_kernels/scalar_overload.h"
-#include "eager_kernels/structured_variants.h"
 
 namespace lz {
 
@@ -33,78 +32,30 @@ Tensor remainder_scalar_tensor(const Scalar& self, const Tensor& other) {
 }  // namespace
 
 LZ_LIBRARY(binary_ops) {
-  const TagSet pointwise(Tag::Pointwise);
-  const TagSet pointwise_inplace{Tag::Pointwise, Tag::Inplace};
-  const TagSet pointwise_out{Tag::Pointwise, Tag::Out};
-  const TagSet step{Tag::Pointwise, Tag::StepFunction};  // rounding modes, remainder
+  constexpr DispatchKey kCpu = DispatchKey::CPU;
+  lib.def_structured<&meta::add>(OpId::add_Tensor).impl<&cpu::add_impl>(kCpu);
+  def_scalar_overload<&meta::add, &cpu::add_impl>(lib, OpId::add_Scalar);
+  lib.def_structured<&meta::sub>(OpId::sub_Tensor).impl<&cpu::sub_impl>(kCpu);
+  def_scalar_overload<&meta::sub, &cpu::sub_impl>(lib, OpId::sub_Scalar);
+  lib.def_structured<&meta::mul>(OpId::mul_Tensor).impl<&cpu::mul_impl>(kCpu);
+  def_scalar_overload<&meta::mul, &cpu::mul_impl>(lib, OpId::mul_Scalar);
+  lib.def_structured<&meta::div>(OpId::div_Tensor).impl<&cpu::div_impl>(kCpu);
+  def_scalar_overload<&meta::div, &cpu::div_impl>(lib, OpId::div_Scalar);
+  lib.def_structured<&meta::div_mode>(OpId::div_Tensor_mode).impl<&cpu::div_mode_impl>(kCpu);
+  def_scalar_overload<&meta::div_mode, &cpu::div_mode_impl>(lib, OpId::div_Scalar_mode);
 
-  lib.def_structured<&meta::add>("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor")
-      .tags(pointwise)
-      .impl<&cpu::add_impl>(DispatchKey::CPU);
-  def_scalar_overload<&meta::add, &cpu::add_impl>(
-      lib, pointwise, "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
-      "add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", "");
+  lib.def_structured<&meta::pow>(OpId::pow_Tensor_Tensor).impl<&cpu::pow_impl>(kCpu);
+  def_scalar_overload<&meta::pow, &cpu::pow_impl, &meta::pow_tensor_scalar>(lib, OpId::pow_Tensor_Scalar);
+  lib.def(OpId::pow_Scalar).composite(&pow_scalar);
+  lib.def(OpId::pow_Scalar_out).composite(&pow_scalar_out);
 
-  lib.def_structured<&meta::sub>("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor")
-      .tags(pointwise)
-      .impl<&cpu::sub_impl>(DispatchKey::CPU);
-  def_scalar_overload<&meta::sub, &cpu::sub_impl>(
-      lib, pointwise, "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
-      "sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", "");
+  lib.def_structured<&meta::remainder>(OpId::remainder_Tensor).impl<&cpu::remainder_impl>(kCpu);
+  def_scalar_overload<&meta::remainder, &cpu::remainder_impl>(lib, OpId::remainder_Scalar);
+  lib.def(OpId::remainder_Scalar_Tensor).composite(&remainder_scalar_tensor);
 
-  lib.def_structured<&meta::mul>("mul.Tensor(Tensor self, Tensor other) -> Tensor")
-      .tags(pointwise)
-      .impl<&cpu::mul_impl>(DispatchKey::CPU);
-  def_scalar_overload<&meta::mul, &cpu::mul_impl>(lib, pointwise, "mul.Scalar(Tensor self, Scalar other) -> Tensor",
-                                                  "mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "");
-
-  lib.def_structured<&meta::div>("div.Tensor(Tensor self, Tensor other) -> Tensor")
-      .tags(pointwise)
-      .impl<&cpu::div_impl>(DispatchKey::CPU);
-  def_scalar_overload<&meta::div, &cpu::div_impl>(lib, pointwise, "div.Scalar(Tensor self, Scalar other) -> Tensor",
-                                                  "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "");
-  def_structured_named<&meta::div_mode, &cpu::div_mode_impl>(
-      lib, step, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
-      "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
-      "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)");
-  def_scalar_overload<&meta::div_mode, &cpu::div_mode_impl>(
-      lib, step, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
-      "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", "");
-
-  def_structured_named<&meta::pow, &cpu::pow_impl>(
-      lib, pointwise, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
-      "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)",
-      "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)");
-  def_scalar_overload<&meta::pow, &cpu::pow_impl, &meta::pow_tensor_scalar>(
-      lib, pointwise, "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor",
-      "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)",
-      "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)");
-  lib.def("pow.Scalar(Scalar self, Tensor exponent) -> Tensor").tags(pointwise).composite(&pow_scalar);
-  lib.def("pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)")
-      .tags(pointwise_out)
-      .composite(&pow_scalar_out);
-
-  def_structured_named<&meta::remainder, &cpu::remainder_impl>(
-      lib, step, "remainder.Tensor(Tensor self, Tensor other) -> Tensor",
-      "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
-      "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)");
-  def_scalar_overload<&meta::remainder, &cpu::remainder_impl>(
-      lib, step, "remainder.Scalar(Tensor self, Scalar other) -> Tensor",
-      "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
-      "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)");
-  lib.def("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor")
-      .tags(step)
-      .composite(&remainder_scalar_tensor);
-
-  lib.def_structured<&meta::atan2>("atan2(Tensor self, Tensor other) -> Tensor")
-      .tags(pointwise)
-      .impl<&cpu::atan2_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::maximum>("maximum(Tensor self, Tensor other) -> Tensor", Variants::Out)
-      .tags(pointwise)
-      .impl<&cpu::maximum_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::minimum>("minimum(Tensor self, Tensor other) -> Tensor", Variants::Out)
-      .tags(pointwise)
-      .impl<&cpu::minimum_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::atan2>(OpId::atan2).impl<&cpu::atan2_impl>(kCpu);
+  lib.def_structured<&meta::maximum>(OpId::maximum).impl<&cpu::maximum_impl>(kCpu);
+  lib.def_structured<&meta::minimum>(OpId::minimum).impl<&cpu::minimum_impl>(kCpu);
 }
 
 }  // namespace lz

@@ -61,37 +61,17 @@ Tensor as_strided_scatter_kernel(const Tensor& self, const Tensor& src, IntArray
 }  // namespace
 
 LZ_LIBRARY(copy_ops) {
-  lib.def("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)")
-      .tags(Tag::Inplace)
-      .meta(&meta::copy_)
-      .kernel(DispatchKey::CPU, &cpu::copy_);
-  lib.def("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)")
-      .tags(Tag::Inplace)
-      .meta(&meta::fill_)
-      .kernel(DispatchKey::CPU, &cpu::fill_);
-  lib.def("zero_(Tensor(a!) self) -> Tensor(a!)").tags(Tag::Inplace).composite(&zero_composite);
-  lib.def("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor")
-      .meta(&meta::clone)
-      .kernel(DispatchKey::CPU, &cpu::clone);
-  lib.def("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-          "bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor")
-      .meta(&meta::to_copy)
-      .kernel(DispatchKey::CPU, &cpu::to_copy);
-  lib.def("to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, "
-          "MemoryFormat? memory_format=None) -> Tensor(a)")
-      .composite(&to_dtype_composite);
-  lib.def("to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, "
-          "Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, "
-          "MemoryFormat? memory_format=None) -> Tensor(a)")
-      .composite(&to_dtype_layout_composite);
-  lib.def("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, "
-          "SymInt? storage_offset=None) -> Tensor")
-      .meta(&meta::as_strided_scatter)
-      .kernel(DispatchKey::CPU, &as_strided_scatter_kernel);
-  lib.def("_local_scalar_dense(Tensor self) -> Scalar")
-      .tags(Tag::NonTensorResult)
-      .kernel(DispatchKey::CPU, &cpu::local_scalar_dense);
-  lib.def("item(Tensor self) -> Scalar").tags(Tag::NonTensorResult).composite(&item_composite);
+  constexpr DispatchKey kCpu = DispatchKey::CPU;
+  lib.def(OpId::copy_).meta(&meta::copy_).kernel(kCpu, &cpu::copy_);
+  lib.def(OpId::fill__Scalar).meta(&meta::fill_).kernel(kCpu, &cpu::fill_);
+  lib.def(OpId::zero_).composite(&zero_composite);
+  lib.def(OpId::clone).meta(&meta::clone).kernel(kCpu, &cpu::clone);
+  lib.def(OpId::_to_copy).meta(&meta::to_copy).kernel(kCpu, &cpu::to_copy);
+  lib.def(OpId::to_dtype).composite(&to_dtype_composite);
+  lib.def(OpId::to_dtype_layout).composite(&to_dtype_layout_composite);
+  lib.def(OpId::as_strided_scatter).meta(&meta::as_strided_scatter).kernel(kCpu, &as_strided_scatter_kernel);
+  lib.def(OpId::_local_scalar_dense).kernel(kCpu, &cpu::local_scalar_dense);
+  lib.def(OpId::item).composite(&item_composite);
 }
 
 }  // namespace lz

@@ -44,84 +44,24 @@ Tensor scalar_tensor_composite(const Scalar& value, OptDtype dtype, OptLayout la
 }  // namespace
 
 LZ_LIBRARY(factory_ops) {
-  const TagSet factory(Tag::Factory);
-  const TagSet random{Tag::Factory, Tag::Random};
-  constexpr Variants kFunctional = Variants::Functional;
+  constexpr DispatchKey kCpu = DispatchKey::CPU;
+  lib.def_structured<&meta::empty>(OpId::empty_memory_format).impl<&cpu::empty_impl>(kCpu);
+  lib.def_structured<&meta::zeros>(OpId::zeros).impl<&cpu::zeros_impl>(kCpu);
+  lib.def_structured<&meta::ones>(OpId::ones).impl<&cpu::ones_impl>(kCpu);
+  lib.def_structured<&meta::full>(OpId::full).impl<&cpu::full_impl>(kCpu);
+  lib.def_structured<&meta::arange>(OpId::arange_start_step).impl<&cpu::arange_impl>(kCpu);
+  lib.def_structured<&meta::linspace>(OpId::linspace).impl<&cpu::linspace_impl>(kCpu);
+  lib.def_structured<&meta::eye>(OpId::eye).impl<&cpu::eye_impl>(kCpu);
+  lib.def_structured<&meta::eye_m>(OpId::eye_m).impl<&cpu::eye_m_impl>(kCpu);
+  lib.def_structured<&meta::randn>(OpId::randn).impl<&cpu::randn_impl>(kCpu);
+  lib.def_structured<&meta::rand>(OpId::rand).impl<&cpu::rand_impl>(kCpu);
 
-  lib.def_structured<&meta::empty>(
-         "empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
-         "Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
-         kFunctional)
-      .tags(factory)
-      .impl<&cpu::empty_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::zeros>(
-         "zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-         "bool? pin_memory=None) -> Tensor",
-         kFunctional)
-      .tags(factory)
-      .impl<&cpu::zeros_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::ones>(
-         "ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-         "bool? pin_memory=None) -> Tensor",
-         kFunctional)
-      .tags(factory)
-      .impl<&cpu::ones_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::full>(
-         "full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
-         "Device? device=None, bool? pin_memory=None) -> Tensor",
-         kFunctional)
-      .tags(factory)
-      .impl<&cpu::full_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::arange>(
-         "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, "
-         "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kFunctional)
-      .tags(factory)
-      .impl<&cpu::arange_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::linspace>(
-         "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, "
-         "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kFunctional)
-      .tags(factory)
-      .impl<&cpu::linspace_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::eye>(
-         "eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-         "bool? pin_memory=None) -> Tensor",
-         kFunctional)
-      .tags(factory)
-      .impl<&cpu::eye_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::eye_m>(
-         "eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, "
-         "Device? device=None, bool? pin_memory=None) -> Tensor",
-         kFunctional)
-      .tags(factory)
-      .impl<&cpu::eye_m_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::randn>(
-         "randn(SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, "
-         "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kFunctional)
-      .tags(random)
-      .impl<&cpu::randn_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::rand>(
-         "rand(SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, "
-         "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kFunctional)
-      .tags(random)
-      .impl<&cpu::rand_impl>(DispatchKey::CPU);
-
-  const char* like_args =
-      "(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-      "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor";
-  lib.def(std::string("empty_like") + like_args).composite(&empty_like_composite);
-  lib.def(std::string("zeros_like") + like_args).composite(&zeros_like_composite);
-  lib.def(std::string("ones_like") + like_args).composite(&ones_like_composite);
-  lib.def(std::string("randn_like") + like_args).tags(Tag::Random).composite(&randn_like_composite);
-  lib.def("full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
-          "Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor")
-      .composite(&full_like_composite);
-  lib.def("scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, "
-          "Device? device=None, bool? pin_memory=None) -> Tensor")
-      .composite(&scalar_tensor_composite);
+  lib.def(OpId::empty_like).composite(&empty_like_composite);
+  lib.def(OpId::zeros_like).composite(&zeros_like_composite);
+  lib.def(OpId::ones_like).composite(&ones_like_composite);
+  lib.def(OpId::randn_like).composite(&randn_like_composite);
+  lib.def(OpId::full_like).composite(&full_like_composite);
+  lib.def(OpId::scalar_tensor).composite(&scalar_tensor_composite);
 }
 
 }  // namespace lz

@@ -87,18 +87,11 @@ Tensor matmul_out_composite(const Tensor& self, const Tensor& other, const Tenso
 }  // namespace
 
 LZ_LIBRARY(linalg_ops) {
-  lib.def_structured<&meta::mm>("mm(Tensor self, Tensor mat2) -> Tensor", Variants::Out)
-      .impl<&cpu::mm_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::bmm>("bmm(Tensor self, Tensor mat2) -> Tensor", Variants::Out)
-      .impl<&cpu::bmm_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::addmm>(
-         "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
-         Variants::InplaceAndOut)
-      .impl<&cpu::addmm_impl>(DispatchKey::CPU);
-  lib.def("matmul(Tensor self, Tensor other) -> Tensor").composite(&matmul_composite);
-  lib.def("matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)")
-      .tags(Tag::Out)
-      .composite(&matmul_out_composite);
+  lib.def_structured<&meta::mm>(OpId::mm).impl<&cpu::mm_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::bmm>(OpId::bmm).impl<&cpu::bmm_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::addmm>(OpId::addmm).impl<&cpu::addmm_impl>(DispatchKey::CPU);
+  lib.def(OpId::matmul).composite(&matmul_composite);
+  lib.def(OpId::matmul_out).composite(&matmul_out_composite);
 }
 
 }  // namespace lz

@@ -311,66 +311,36 @@ Tensor cross_entropy_loss_composite(const Tensor& self, const Tensor& target,
 }  // namespace
 
 LZ_LIBRARY(nn_ops) {
-  lib.def_structured<&meta::softmax>("softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
-                                     Variants::Out)
-      .impl<&cpu::softmax_impl>(DispatchKey::CPU)
-      .composite(&softmax_composite);
-  lib.def_structured<&meta::log_softmax>(
-         "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", Variants::Out)
-      .impl<&cpu::log_softmax_impl>(DispatchKey::CPU)
+  constexpr DispatchKey kCpu = DispatchKey::CPU;
+  lib.def_structured<&meta::softmax>(OpId::softmax_int).impl<&cpu::softmax_impl>(kCpu).composite(&softmax_composite);
+  lib.def_structured<&meta::log_softmax>(OpId::log_softmax_int)
+      .impl<&cpu::log_softmax_impl>(kCpu)
       .composite(&log_softmax_composite);
-  lib.def_structured<&meta::layer_norm>(
-         "layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
-         "float eps=1e-05, bool cudnn_enable=True) -> Tensor",
-         Variants::Functional)
-      .impl<&cpu::layer_norm_impl>(DispatchKey::CPU)
+  lib.def_structured<&meta::layer_norm>(OpId::layer_norm)
+      .impl<&cpu::layer_norm_impl>(kCpu)
       .composite(&layer_norm_composite);
-  lib.def_structured<&meta::rms_norm>(
-         "rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor",
-         Variants::Functional)
-      .impl<&cpu::rms_norm_impl>(DispatchKey::CPU)
-      .composite(&rms_norm_composite);
+  lib.def_structured<&meta::rms_norm>(OpId::rms_norm).impl<&cpu::rms_norm_impl>(kCpu).composite(&rms_norm_composite);
 
   // Every call's key set holds BackendSelect, and the dispatcher resolves a
   // key without a kernel of its own to the composite before any fallback:
   // BackendSelect would run the composite and hide the CPU kernel. An
   // explicit fallthrough passes it on to the backend (the CPU kernel for CPU
   // tensors); keys above it (Lazy) still get the composite.
-  for (const char* name : {"softmax.int", "log_softmax.int", "layer_norm", "rms_norm"}) {
-    lib.impl_kernel(name, DispatchKey::BackendSelect, KernelFunction::fallthrough());
+  for (OpId id : {OpId::softmax_int, OpId::log_softmax_int, OpId::layer_norm, OpId::rms_norm}) {
+    lib.impl_kernel(Dispatcher::singleton().find(id), DispatchKey::BackendSelect, KernelFunction::fallthrough());
   }
 
-  lib.def("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)")
-      .tags(Tag::Random)
-      .meta(&meta::native_dropout)
-      .kernel(DispatchKey::CPU, &cpu::native_dropout);
-  lib.def("dropout(Tensor input, float p, bool train) -> Tensor")
-      .tags(Tag::Random)
-      .composite(&dropout_composite);
-  lib.def("dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)")
-      .tags({Tag::Random, Tag::Inplace})
-      .composite(&dropout_inplace_composite);
+  lib.def(OpId::native_dropout).meta(&meta::native_dropout).kernel(kCpu, &cpu::native_dropout);
+  lib.def(OpId::dropout).composite(&dropout_composite);
+  lib.def(OpId::dropout_).composite(&dropout_inplace_composite);
 
-  lib.def("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor").composite(&linear_composite);
-  lib.def("linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)")
-      .tags(Tag::Out)
-      .composite(&linear_out_composite);
+  lib.def(OpId::linear).composite(&linear_composite);
+  lib.def(OpId::linear_out).composite(&linear_out_composite);
 
-  // PyTorch writes `int reduction=Mean` (at::Reduction::Mean == 1); the schema
-  // parser takes numbers for int defaults.
-  lib.def("nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) "
-          "-> (Tensor output, Tensor total_weight)")
-      .meta(&meta::nll_loss_forward)
-      .kernel(DispatchKey::CPU, &cpu::nll_loss_forward);
-  lib.def("nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, "
-          "SymInt ignore_index=-100) -> Tensor")
-      .composite(&nll_loss_composite);
-  lib.def("nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, "
-          "SymInt ignore_index=-100) -> Tensor")
-      .composite(&nll_loss_nd_composite);
-  lib.def("cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, "
-          "SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor")
-      .composite(&cross_entropy_loss_composite);
+  lib.def(OpId::nll_loss_forward).meta(&meta::nll_loss_forward).kernel(kCpu, &cpu::nll_loss_forward);
+  lib.def(OpId::nll_loss).composite(&nll_loss_composite);
+  lib.def(OpId::nll_loss_nd).composite(&nll_loss_nd_composite);
+  lib.def(OpId::cross_entropy_loss).composite(&cross_entropy_loss_composite);
 }
 
 }  // namespace lz

@@ -1,11 +1,5 @@
-// Reduction and scan operators: schemas, metas, kernels.
-//
-// Out= variants are the generated ones (<overload>_out, or out), except
-// where that name is PyTorch's name of a different operator: the full
-// max()/min()/all()/any() get PyTorch's max.unary_out / all.all_out ...
-// registered explicitly with the structured out= kernel.
-#include <string_view>
-
+// Reduction and scan operators (core/operators.def): metas and kernels.
+// The out= variants are PyTorch's (max.unary_out, all.all_out, ...).
 #include "core/op_registration.h"
 #include "core/ops_reduction.h"
 #include "eager_kernels/cpu/reduction_kernels.h"
@@ -13,151 +7,41 @@
 
 namespace lz {
 
-namespace {
-
-// Registers `schema` as the out= variant of `functional`, computed by the
-// structured meta + impl pair.
-template <auto Meta, auto Impl>
-void def_out(Library& lib, const OperatorHandle& functional, std::string_view schema, TagSet tags) {
-  using S = detail::Structured<Meta, Impl>;
-  OpBuilder b = lib.def(schema);
-  b.tags(tags.add(Tag::Out)).meta(Meta).kernel(DispatchKey::CPU, &S::out);
-  S::out_name = b.handle().name();
-  Dispatcher::singleton().link_variants(functional, std::nullopt, b.handle());
-}
-
-}  // namespace
-
 LZ_LIBRARY(reduction_ops) {
-  const TagSet reduction(Tag::Reduction);
-
+  constexpr DispatchKey kCpu = DispatchKey::CPU;
   // ---- sum, mean, prod ----
-  lib.def_structured<&meta::sum_all>("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor",
-                                     Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::sum_all_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::sum_dim>(
-         "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
-         Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::sum_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::mean_all>("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor",
-                                      Variants::Functional)
-      .tags(reduction)
-      .impl<&cpu::mean_all_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::mean_dim>(
-         "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
-         Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::mean_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::prod_all>("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor",
-                                      Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::prod_all_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::prod_dim>(
-         "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
-         Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::prod_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::sum_all>(OpId::sum).impl<&cpu::sum_all_impl>(kCpu);
+  lib.def_structured<&meta::sum_dim>(OpId::sum_dim_IntList).impl<&cpu::sum_impl>(kCpu);
+  lib.def_structured<&meta::mean_all>(OpId::mean).impl<&cpu::mean_all_impl>(kCpu);
+  lib.def_structured<&meta::mean_dim>(OpId::mean_dim).impl<&cpu::mean_impl>(kCpu);
+  lib.def_structured<&meta::prod_all>(OpId::prod).impl<&cpu::prod_all_impl>(kCpu);
+  lib.def_structured<&meta::prod_dim>(OpId::prod_dim_int).impl<&cpu::prod_impl>(kCpu);
 
   // ---- max, min and their indices ----
-  {
-    const OperatorHandle max = lib.def_structured<&meta::max_all>("max(Tensor self) -> Tensor",
-                                                                  Variants::Functional)
-                                   .tags(reduction)
-                                   .impl<&cpu::max_all_impl>(DispatchKey::CPU)
-                                   .handle();
-    def_out<&meta::max_all, &cpu::max_all_impl>(
-        lib, max, "max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", reduction);
-    const OperatorHandle min = lib.def_structured<&meta::min_all>("min(Tensor self) -> Tensor",
-                                                                  Variants::Functional)
-                                   .tags(reduction)
-                                   .impl<&cpu::min_all_impl>(DispatchKey::CPU)
-                                   .handle();
-    def_out<&meta::min_all, &cpu::min_all_impl>(
-        lib, min, "min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", reduction);
-  }
-  lib.def("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-          Variants::Out)
-      .tags(reduction)
-      .meta(&meta::max_dim)
-      .kernel(DispatchKey::CPU, &cpu::max_dim);
-  lib.def("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-          Variants::Out)
-      .tags(reduction)
-      .meta(&meta::min_dim)
-      .kernel(DispatchKey::CPU, &cpu::min_dim);
-  lib.def_structured<&meta::amax>("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
-                                  Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::amax_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::amin>("amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
-                                  Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::amin_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::argmax>("argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
-                                    Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::argmax_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::argmin>("argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
-                                    Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::argmin_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::max_all>(OpId::max).impl<&cpu::max_all_impl>(kCpu);
+  lib.def_structured<&meta::min_all>(OpId::min).impl<&cpu::min_all_impl>(kCpu);
+  lib.def(OpId::max_dim).meta(&meta::max_dim).kernel(kCpu, &cpu::max_dim);
+  lib.def(OpId::min_dim).meta(&meta::min_dim).kernel(kCpu, &cpu::min_dim);
+  lib.def_structured<&meta::amax>(OpId::amax).impl<&cpu::amax_impl>(kCpu);
+  lib.def_structured<&meta::amin>(OpId::amin).impl<&cpu::amin_impl>(kCpu);
+  lib.def_structured<&meta::argmax>(OpId::argmax).impl<&cpu::argmax_impl>(kCpu);
+  lib.def_structured<&meta::argmin>(OpId::argmin).impl<&cpu::argmin_impl>(kCpu);
 
   // ---- moments, norms, logsumexp ----
-  lib.def_structured<&meta::var>(
-         "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor",
-         Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::var_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::std_>(
-         "std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor",
-         Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::std_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::norm_dim>(
-         "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor",
-         Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::norm_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::norm_scalar>("norm.Scalar(Tensor self, Scalar p=2) -> Tensor", Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::norm_scalar_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::logsumexp>("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor",
-                                       Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::logsumexp_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::var>(OpId::var_correction).impl<&cpu::var_impl>(kCpu);
+  lib.def_structured<&meta::std_>(OpId::std_correction).impl<&cpu::std_impl>(kCpu);
+  lib.def_structured<&meta::norm_dim>(OpId::norm_ScalarOpt_dim).impl<&cpu::norm_impl>(kCpu);
+  lib.def_structured<&meta::norm_scalar>(OpId::norm_Scalar).impl<&cpu::norm_scalar_impl>(kCpu);
+  lib.def_structured<&meta::logsumexp>(OpId::logsumexp).impl<&cpu::logsumexp_impl>(kCpu);
 
   // ---- all, any ----
-  {
-    const OperatorHandle all = lib.def_structured<&meta::all_all>("all(Tensor self) -> Tensor",
-                                                                  Variants::Functional)
-                                   .tags(reduction)
-                                   .impl<&cpu::all_all_impl>(DispatchKey::CPU)
-                                   .handle();
-    def_out<&meta::all_all, &cpu::all_all_impl>(
-        lib, all, "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", reduction);
-    const OperatorHandle any = lib.def_structured<&meta::any_all>("any(Tensor self) -> Tensor",
-                                                                  Variants::Functional)
-                                   .tags(reduction)
-                                   .impl<&cpu::any_all_impl>(DispatchKey::CPU)
-                                   .handle();
-    def_out<&meta::any_all, &cpu::any_all_impl>(
-        lib, any, "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", reduction);
-  }
-  lib.def_structured<&meta::all_dim>("all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
-                                     Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::all_dim_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::any_dim>("any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
-                                     Variants::Out)
-      .tags(reduction)
-      .impl<&cpu::any_dim_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::all_all>(OpId::all).impl<&cpu::all_all_impl>(kCpu);
+  lib.def_structured<&meta::any_all>(OpId::any).impl<&cpu::any_all_impl>(kCpu);
+  lib.def_structured<&meta::all_dim>(OpId::all_dim).impl<&cpu::all_dim_impl>(kCpu);
+  lib.def_structured<&meta::any_dim>(OpId::any_dim).impl<&cpu::any_dim_impl>(kCpu);
 
   // ---- scans ----
-  lib.def_structured<&meta::cumsum>("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
-                                    Variants::InplaceAndOut)
-      .impl<&cpu::cumsum_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::cumsum>(OpId::cumsum).impl<&cpu::cumsum_impl>(kCpu);
 }
 
 }  // namespace lz

@@ -45,46 +45,25 @@ Tensor pad_composite(const Tensor& self, IntArrayRef pad, std::string_view mode,
 }  // namespace
 
 LZ_LIBRARY(shape_ops) {
-  constexpr Variants kOut = Variants::Out;
+  constexpr DispatchKey kCpu = DispatchKey::CPU;
+  lib.def_structured<&meta::cat>(OpId::cat).impl<&cpu::cat_impl>(kCpu);
+  lib.def_structured<&meta::stack>(OpId::stack).impl<&cpu::stack_impl>(kCpu);
 
-  lib.def_structured<&meta::cat>("cat(Tensor[] tensors, int dim=0) -> Tensor", kOut)
-      .impl<&cpu::cat_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::stack>("stack(Tensor[] tensors, int dim=0) -> Tensor", kOut)
-      .impl<&cpu::stack_impl>(DispatchKey::CPU);
+  lib.def(OpId::split_Tensor).composite(&split_composite);
+  lib.def(OpId::split_with_sizes).composite(&split_with_sizes_composite);
+  lib.def(OpId::chunk).composite(&chunk_composite);
 
-  // PyTorch spells the argument Tensor(a -> *) self; the schema parser reads
-  // only a single alias set, which means the same here: the results alias self.
-  lib.def("split.Tensor(Tensor(a) self, SymInt split_size, int dim=0) -> Tensor(a)[]")
-      .composite(&split_composite);
-  lib.def("split_with_sizes(Tensor(a) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]")
-      .composite(&split_with_sizes_composite);
-  lib.def("chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor(a)[]").composite(&chunk_composite);
+  lib.def_structured<&meta::index_select>(OpId::index_select).impl<&cpu::index_select_impl>(kCpu);
+  lib.def_structured<&meta::gather>(OpId::gather).impl<&cpu::gather_impl>(kCpu);
+  lib.def_structured<&meta::scatter_src>(OpId::scatter_src).impl<&cpu::scatter_src_impl>(kCpu);
+  lib.def_structured<&meta::scatter_value>(OpId::scatter_value).impl<&cpu::scatter_value_impl>(kCpu);
 
-  lib.def_structured<&meta::index_select>("index_select(Tensor self, int dim, Tensor index) -> Tensor", kOut)
-      .impl<&cpu::index_select_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::gather>(
-         "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", kOut)
-      .impl<&cpu::gather_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::scatter_src>(
-         "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor")
-      .impl<&cpu::scatter_src_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::scatter_value>(
-         "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor")
-      .impl<&cpu::scatter_value_impl>(DispatchKey::CPU);
-
-  lib.def_structured<&meta::triu>("triu(Tensor self, int diagonal=0) -> Tensor")
-      .impl<&cpu::triu_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::tril>("tril(Tensor self, int diagonal=0) -> Tensor")
-      .impl<&cpu::tril_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::flip>("flip(Tensor self, int[] dims) -> Tensor", kOut)
-      .impl<&cpu::flip_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::repeat>("repeat(Tensor self, SymInt[] repeats) -> Tensor", kOut)
-      .impl<&cpu::repeat_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::constant_pad_nd>(
-         "constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor", kOut)
-      .impl<&cpu::constant_pad_nd_impl>(DispatchKey::CPU);
-  lib.def("pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor")
-      .composite(&pad_composite);
+  lib.def_structured<&meta::triu>(OpId::triu).impl<&cpu::triu_impl>(kCpu);
+  lib.def_structured<&meta::tril>(OpId::tril).impl<&cpu::tril_impl>(kCpu);
+  lib.def_structured<&meta::flip>(OpId::flip).impl<&cpu::flip_impl>(kCpu);
+  lib.def_structured<&meta::repeat>(OpId::repeat).impl<&cpu::repeat_impl>(kCpu);
+  lib.def_structured<&meta::constant_pad_nd>(OpId::constant_pad_nd).impl<&cpu::constant_pad_nd_impl>(kCpu);
+  lib.def(OpId::pad).composite(&pad_composite);
 }
 
 }  // namespace lz

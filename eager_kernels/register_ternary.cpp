@@ -10,7 +10,6 @@
 #include "eager_kernels/cpu/dispatch_types.h"
 #include "eager_kernels/cpu/ternary_kernels.h"
 #include "eager_kernels/meta/ternary_meta.h"
-#include "eager_kernels/structured_variants.h"
 
 namespace lz {
 
@@ -84,87 +83,31 @@ Tensor clamp_max_scalar_out(const Tensor& self, const Scalar& max, const Tensor&
 }  // namespace
 
 LZ_LIBRARY(ternary_ops) {
-  const TagSet pointwise(Tag::Pointwise);
-  const TagSet pointwise_inplace{Tag::Pointwise, Tag::Inplace};
-  const TagSet pointwise_out{Tag::Pointwise, Tag::Out};
+  constexpr DispatchKey kCpu = DispatchKey::CPU;
+  lib.def_structured<&meta::where>(OpId::where_self).impl<&cpu::where_impl>(kCpu);
+  lib.def(OpId::where_ScalarSelf).composite(&where_scalar_self);
+  lib.def(OpId::where_ScalarOther).composite(&where_scalar_other);
+  lib.def(OpId::where_Scalar).composite(&where_scalar);
 
-  lib.def_structured<&meta::where>("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
-                                   Variants::Out)
-      .tags(pointwise)
-      .impl<&cpu::where_impl>(DispatchKey::CPU);
-  lib.def("where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor")
-      .tags(pointwise)
-      .composite(&where_scalar_self);
-  lib.def("where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor")
-      .tags(pointwise)
-      .composite(&where_scalar_other);
-  lib.def("where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor")
-      .tags(pointwise)
-      .composite(&where_scalar);
+  lib.def_structured<&meta::clamp>(OpId::clamp_Tensor).impl<&cpu::clamp_impl>(kCpu);
+  lib.def(OpId::clamp).composite(&clamp_scalar);
+  lib.def(OpId::clamp_).composite(&clamp_scalar_);
+  lib.def(OpId::clamp_out).composite(&clamp_scalar_out);
+  lib.def_structured<&meta::clamp_min>(OpId::clamp_min_Tensor).impl<&cpu::clamp_min_impl>(kCpu);
+  lib.def(OpId::clamp_min).composite(&clamp_min_scalar);
+  lib.def(OpId::clamp_min_).composite(&clamp_min_scalar_);
+  lib.def(OpId::clamp_min_out).composite(&clamp_min_scalar_out);
+  lib.def_structured<&meta::clamp_max>(OpId::clamp_max_Tensor).impl<&cpu::clamp_max_impl>(kCpu);
+  lib.def(OpId::clamp_max).composite(&clamp_max_scalar);
+  lib.def(OpId::clamp_max_).composite(&clamp_max_scalar_);
+  lib.def(OpId::clamp_max_out).composite(&clamp_max_scalar_out);
 
-  def_structured_named<&meta::clamp, &cpu::clamp_impl>(
-      lib, pointwise, "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
-      "clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)",
-      "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)");
-  lib.def("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor")
-      .tags(pointwise)
-      .composite(&clamp_scalar);
-  lib.def("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)")
-      .tags(pointwise_inplace)
-      .composite(&clamp_scalar_);
-  lib.def("clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)")
-      .tags(pointwise_out)
-      .composite(&clamp_scalar_out);
-
-  def_structured_named<&meta::clamp_min, &cpu::clamp_min_impl>(
-      lib, pointwise, "clamp_min.Tensor(Tensor self, Tensor min) -> Tensor",
-      "clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)",
-      "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)");
-  lib.def("clamp_min(Tensor self, Scalar min) -> Tensor").tags(pointwise).composite(&clamp_min_scalar);
-  lib.def("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)")
-      .tags(pointwise_inplace)
-      .composite(&clamp_min_scalar_);
-  lib.def("clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)")
-      .tags(pointwise_out)
-      .composite(&clamp_min_scalar_out);
-
-  def_structured_named<&meta::clamp_max, &cpu::clamp_max_impl>(
-      lib, pointwise, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor",
-      "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)",
-      "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)");
-  lib.def("clamp_max(Tensor self, Scalar max) -> Tensor").tags(pointwise).composite(&clamp_max_scalar);
-  lib.def("clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)")
-      .tags(pointwise_inplace)
-      .composite(&clamp_max_scalar_);
-  lib.def("clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)")
-      .tags(pointwise_out)
-      .composite(&clamp_max_scalar_out);
-
-  lib.def_structured<&meta::lerp_scalar>("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor")
-      .tags(pointwise)
-      .impl<&cpu::lerp_scalar_impl>(DispatchKey::CPU);
-  def_structured_named<&meta::lerp_tensor, &cpu::lerp_tensor_impl>(
-      lib, pointwise, "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor",
-      "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)",
-      "lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)");
-
-  lib.def_structured<&meta::addcmul>(
-         "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor")
-      .tags(pointwise)
-      .impl<&cpu::addcmul_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::addcdiv>(
-         "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor")
-      .tags(pointwise)
-      .impl<&cpu::addcdiv_impl>(DispatchKey::CPU);
-
-  lib.def_structured<&meta::masked_fill_scalar>(
-         "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", Variants::Inplace)
-      .tags(pointwise)
-      .impl<&cpu::masked_fill_scalar_impl>(DispatchKey::CPU);
-  lib.def_structured<&meta::masked_fill_tensor>(
-         "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", Variants::Inplace)
-      .tags(pointwise)
-      .impl<&cpu::masked_fill_tensor_impl>(DispatchKey::CPU);
+  lib.def_structured<&meta::lerp_scalar>(OpId::lerp_Scalar).impl<&cpu::lerp_scalar_impl>(kCpu);
+  lib.def_structured<&meta::lerp_tensor>(OpId::lerp_Tensor).impl<&cpu::lerp_tensor_impl>(kCpu);
+  lib.def_structured<&meta::addcmul>(OpId::addcmul).impl<&cpu::addcmul_impl>(kCpu);
+  lib.def_structured<&meta::addcdiv>(OpId::addcdiv).impl<&cpu::addcdiv_impl>(kCpu);
+  lib.def_structured<&meta::masked_fill_scalar>(OpId::masked_fill_Scalar).impl<&cpu::masked_fill_scalar_impl>(kCpu);
+  lib.def_structured<&meta::masked_fill_tensor>(OpId::masked_fill_Tensor).impl<&cpu::masked_fill_tensor_impl>(kCpu);
 }
 
 }  // namespace lz

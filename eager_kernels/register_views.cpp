@@ -62,37 +62,23 @@ Tensor contiguous_composite(const Tensor& self, MemoryFormat) {
 }  // namespace
 
 LZ_LIBRARY(view_ops) {
-  const TagSet view(Tag::View);
-  lib.def("view(Tensor(a) self, SymInt[] size) -> Tensor(a)")
-      .tags(view).meta(&meta::view).kernel(kAllBackends, &views::view);
-  lib.def("permute(Tensor(a) self, int[] dims) -> Tensor(a)")
-      .tags(view).meta(&meta::permute).kernel(kAllBackends, &views::permute);
-  lib.def("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)")
-      .tags(view).meta(&meta::transpose).kernel(kAllBackends, &views::transpose);
-  lib.def("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)")
-      .tags(view).meta(&meta::expand).kernel(kAllBackends, &views::expand);
-  lib.def("slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)")
-      .tags(view).meta(&meta::slice).kernel(kAllBackends, &views::slice);
-  lib.def("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)")
-      .tags(view).meta(&meta::select).kernel(kAllBackends, &views::select);
-  lib.def("squeeze(Tensor(a) self) -> Tensor(a)")
-      .tags(view).meta(&meta::squeeze).kernel(kAllBackends, &views::squeeze);
-  lib.def("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)")
-      .tags(view).meta(&meta::squeeze_dim).kernel(kAllBackends, &views::squeeze_dim);
-  lib.def("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)")
-      .tags(view).meta(&meta::unsqueeze).kernel(kAllBackends, &views::unsqueeze);
-  lib.def("as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)")
-      .tags(view).meta(&meta::as_strided).kernel(kAllBackends, &views::as_strided);
+  lib.def(OpId::view).meta(&meta::view).kernel(kAllBackends, &views::view);
+  lib.def(OpId::permute).meta(&meta::permute).kernel(kAllBackends, &views::permute);
+  lib.def(OpId::transpose_int).meta(&meta::transpose).kernel(kAllBackends, &views::transpose);
+  lib.def(OpId::expand).meta(&meta::expand).kernel(kAllBackends, &views::expand);
+  lib.def(OpId::slice_Tensor).meta(&meta::slice).kernel(kAllBackends, &views::slice);
+  lib.def(OpId::select_int).meta(&meta::select).kernel(kAllBackends, &views::select);
+  lib.def(OpId::squeeze).meta(&meta::squeeze).kernel(kAllBackends, &views::squeeze);
+  lib.def(OpId::squeeze_dim).meta(&meta::squeeze_dim).kernel(kAllBackends, &views::squeeze_dim);
+  lib.def(OpId::unsqueeze).meta(&meta::unsqueeze).kernel(kAllBackends, &views::unsqueeze);
+  lib.def(OpId::as_strided).meta(&meta::as_strided).kernel(kAllBackends, &views::as_strided);
 
-  lib.def("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)").composite(&reshape_composite);
-  lib.def("flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)")
-      .composite(&flatten_composite);
-  lib.def("t(Tensor(a) self) -> Tensor(a)").composite(&t_composite);
-  lib.def("narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)")
-      .composite(&narrow_composite);
-  lib.def("expand_as(Tensor(a) self, Tensor other) -> Tensor(a)").composite(&expand_as_composite);
-  lib.def("contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)")
-      .composite(&contiguous_composite);
+  lib.def(OpId::reshape).composite(&reshape_composite);
+  lib.def(OpId::flatten_using_ints).composite(&flatten_composite);
+  lib.def(OpId::t).composite(&t_composite);
+  lib.def(OpId::narrow).composite(&narrow_composite);
+  lib.def(OpId::expand_as).composite(&expand_as_composite);
+  lib.def(OpId::contiguous).composite(&contiguous_composite);
 }
 
 }  // namespace lz

@@ -11,7 +11,7 @@
 
 #include "core/empty_tensor.h"
 #include "eager_kernels/meta/meta_utils.h"
-#include "eager_kernels/structured_variants.h"
+#include "core/op_registration.h"
 
 namespace lz {
 
@@ -28,13 +28,12 @@ struct ScalarOther<Meta, Impl, TensorMeta (*)(const Tensor&, const Tensor&, Rest
   }
 };
 
-// Registers the functional, in-place and out= (empty: none) schemas of a
-// Tensor-Scalar overload. ScalarMeta defaults to the adapted Tensor meta;
-// pass one when the number's value needs a check of its own.
+// Registers a Tensor-Scalar overload (and its declared variants).
+// ScalarMeta defaults to the adapted Tensor meta; pass one when the
+// number's value needs a check of its own.
 template <auto Meta, auto Impl, auto ScalarMeta = &ScalarOther<Meta, Impl>::meta>
-void def_scalar_overload(Library& lib, TagSet tags, std::string_view functional, std::string_view inplace,
-                         std::string_view out) {
-  def_structured_named<ScalarMeta, &ScalarOther<Meta, Impl>::impl>(lib, tags, functional, inplace, out);
+void def_scalar_overload(Library& lib, OpId id) {
+  lib.def_structured<ScalarMeta>(id).template impl<&ScalarOther<Meta, Impl>::impl>(DispatchKey::CPU);
 }
 
 }  // namespace lz

@@ -31,11 +31,14 @@ std::string_view to_string(ArgKind kind) {
   return "?";
 }
 
-const Arg* arg_named(const Graph& g, const Node& n, std::string_view name) {
-  if (n.is_input()) return nullptr;
-  const std::optional<size_t> i = n.op->schema.argument_index(name);
-  if (!i || *i >= n.num_args) return nullptr;
-  return &g.args(n)[*i];
+ArgRef arg_ref(OpId op, std::string_view name) {
+  return ArgRef{op, static_cast<uint32_t>(argument_position(op, name))};
+}
+
+const Arg* arg(const Graph& g, const Node& n, ArgRef r) {
+  LZ_INTERNAL_ASSERT(is_op(n, r.op), "argument ", r.index, " of ", op_name(r.op), " read from a node of ",
+                     n.is_input() ? std::string("an input") : n.op->name);
+  return r.index < n.num_args ? &g.args(n)[r.index] : nullptr;
 }
 
 uint64_t input_hash(uint32_t input_index, const Tensor& data) {

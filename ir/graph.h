@@ -187,9 +187,20 @@ class Graph {
   std::vector<Tensor> input_data_;
 };
 
-// The argument of node `n` for schema argument `name`; nullptr for inputs
-// and unknown names.
-const Arg* arg_named(const Graph& g, const Node& n, std::string_view name);
+// A schema argument of a declared operator, by position, resolved once from
+// its declared schema (core/operators.def):
+//   static const ArgRef kDims = arg_ref(OpId::permute, "dims");
+struct ArgRef {
+  OpId op = OpId::kNone;
+  uint32_t index = 0;
+};
+// InternalError when the operator's schema has no argument `name`.
+ArgRef arg_ref(OpId op, std::string_view name);
+// Argument `r` of node `n`, a node of r.op; nullptr when the node has fewer
+// arguments (a parsed graph may leave trailing defaults out).
+const Arg* arg(const Graph& g, const Node& n, ArgRef r);
+// Whether `n` is a node of operator `op`.
+inline bool is_op(const Node& n, OpId op) { return n.op != nullptr && n.op->id == op; }
 
 // The hash of graph input `input_index` holding `data` (none for parsed graphs).
 uint64_t input_hash(uint32_t input_index, const Tensor& data);

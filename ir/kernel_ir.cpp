@@ -13,77 +13,6 @@ namespace lz::ir {
 
 // ---- Names --------------------------------------------------------------------
 
-std::string_view to_string(ScalarOp op) {
-  switch (op) {
-    case ScalarOp::Load: return "load";
-    case ScalarOp::Constant: return "constant";
-    case ScalarOp::Param: return "param";
-    case ScalarOp::ReduceCount: return "reduce_count";
-    case ScalarOp::Reduced: return "reduced";
-    case ScalarOp::Neg: return "neg";
-    case ScalarOp::Abs: return "abs";
-    case ScalarOp::Sign: return "sign";
-    case ScalarOp::Reciprocal: return "reciprocal";
-    case ScalarOp::Square: return "square";
-    case ScalarOp::Exp: return "exp";
-    case ScalarOp::Exp2: return "exp2";
-    case ScalarOp::Expm1: return "expm1";
-    case ScalarOp::Log: return "log";
-    case ScalarOp::Log2: return "log2";
-    case ScalarOp::Log1p: return "log1p";
-    case ScalarOp::Sqrt: return "sqrt";
-    case ScalarOp::Rsqrt: return "rsqrt";
-    case ScalarOp::Sin: return "sin";
-    case ScalarOp::Cos: return "cos";
-    case ScalarOp::Tan: return "tan";
-    case ScalarOp::Tanh: return "tanh";
-    case ScalarOp::Sigmoid: return "sigmoid";
-    case ScalarOp::Erf: return "erf";
-    case ScalarOp::Floor: return "floor";
-    case ScalarOp::Ceil: return "ceil";
-    case ScalarOp::Round: return "round";
-    case ScalarOp::Trunc: return "trunc";
-    case ScalarOp::LogicalNot: return "logical_not";
-    case ScalarOp::BitwiseNot: return "bitwise_not";
-    case ScalarOp::IsNan: return "isnan";
-    case ScalarOp::IsInf: return "isinf";
-    case ScalarOp::Cast: return "cast";
-    case ScalarOp::Add: return "add";
-    case ScalarOp::Sub: return "sub";
-    case ScalarOp::Mul: return "mul";
-    case ScalarOp::Div: return "div";
-    case ScalarOp::FloorDiv: return "floor_div";
-    case ScalarOp::TruncDiv: return "trunc_div";
-    case ScalarOp::Remainder: return "remainder";
-    case ScalarOp::Pow: return "pow";
-    case ScalarOp::Atan2: return "atan2";
-    case ScalarOp::Maximum: return "maximum";
-    case ScalarOp::Minimum: return "minimum";
-    case ScalarOp::Eq: return "eq";
-    case ScalarOp::Ne: return "ne";
-    case ScalarOp::Lt: return "lt";
-    case ScalarOp::Le: return "le";
-    case ScalarOp::Gt: return "gt";
-    case ScalarOp::Ge: return "ge";
-    case ScalarOp::LogicalAnd: return "logical_and";
-    case ScalarOp::LogicalOr: return "logical_or";
-    case ScalarOp::LogicalXor: return "logical_xor";
-    case ScalarOp::BitwiseAnd: return "bitwise_and";
-    case ScalarOp::BitwiseOr: return "bitwise_or";
-    case ScalarOp::BitwiseXor: return "bitwise_xor";
-    case ScalarOp::Select: return "select";
-  }
-  return "?";
-}
-
-int arity(ScalarOp op) {
-  if (op <= ScalarOp::Reduced) return 0;
-  if (op <= ScalarOp::Cast) return 1;
-  if (op <= ScalarOp::BitwiseXor) return 2;
-  if (op == ScalarOp::Select) return 3;
-  return -1;  // not an operation
-}
-
 std::string_view to_string(ViewStep::Kind kind) {
   switch (kind) {
     case ViewStep::Kind::Permute: return "permute";
@@ -125,24 +54,6 @@ bool is_comparison(ScalarOp op) { return op >= ScalarOp::Eq && op <= ScalarOp::G
 bool is_logical(ScalarOp op) {
   return op == ScalarOp::LogicalNot || op == ScalarOp::LogicalAnd || op == ScalarOp::LogicalOr ||
          op == ScalarOp::LogicalXor;
-}
-
-bool is_bitwise(ScalarOp op) {
-  return op == ScalarOp::BitwiseNot || op == ScalarOp::BitwiseAnd || op == ScalarOp::BitwiseOr ||
-         op == ScalarOp::BitwiseXor;
-}
-
-// Operations eager only defines on floating tensors (an integer input is
-// promoted before the op), so lowering must have produced a floating dtype.
-bool needs_floating(ScalarOp op) {
-  switch (op) {
-    case ScalarOp::Reciprocal: case ScalarOp::Exp: case ScalarOp::Exp2: case ScalarOp::Expm1:
-    case ScalarOp::Log: case ScalarOp::Log2: case ScalarOp::Log1p: case ScalarOp::Sqrt:
-    case ScalarOp::Rsqrt: case ScalarOp::Sin: case ScalarOp::Cos: case ScalarOp::Tan:
-    case ScalarOp::Tanh: case ScalarOp::Sigmoid: case ScalarOp::Erf: case ScalarOp::Atan2:
-      return true;
-    default: return false;
-  }
 }
 
 // The range an integral constant of dtype t must lie in.
@@ -268,12 +179,12 @@ class KernelVerifier {
     const size_t n = k_.exprs.size();
     for (size_t i = 0; i < n; ++i) {
       const Expr& e = k_.exprs[i];
-      const int ar = arity(e.op);
-      if (ar < 0) {
+      if (!is_valid(e.op)) {
         fail("e", i, ": unknown op ", static_cast<int>(e.op));
         ok = false;
         continue;
       }
+      const int ar = arity(e.op);
       if (!valid_dtype(e.dtype)) {
         fail("e", i, ": invalid dtype");
         ok = false;
@@ -328,8 +239,9 @@ class KernelVerifier {
     const bool bool_result = is_comparison(e.op) || is_logical(e.op) || e.op == ScalarOp::IsNan ||
                              e.op == ScalarOp::IsInf;
     if (bool_result && e.dtype != ScalarType::Bool) fail("e", i, ": ", name, " must have dtype b8");
-    if (needs_floating(e.op) && !is_floating_point(e.dtype)) fail("e", i, ": ", name, " needs a floating dtype");
-    if (is_bitwise(e.op) && is_floating_point(e.dtype)) fail("e", i, ": ", name, " needs an integral or bool dtype");
+    const ScalarOpDomain domain = traits(e.op).domain;
+    if (domain == ScalarOpDomain::Floating && !is_floating_point(e.dtype)) fail("e", i, ": ", name, " needs a floating dtype");
+    if (domain == ScalarOpDomain::Integral && is_floating_point(e.dtype)) fail("e", i, ": ", name, " needs an integral or bool dtype");
     if ((e.op == ScalarOp::Neg || e.op == ScalarOp::Sub) && e.dtype == ScalarType::Bool) {
       fail("e", i, ": ", name, " is not defined on bool");
     }

@@ -57,36 +57,11 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "core/scalar_type.h"
+#include "ir/scalar_op.h"
 
 namespace lz::ir {
 
 using ExprId = uint32_t;
-
-enum class ScalarOp : uint8_t {
-  // Leaves.
-  Load,         // access `index` at the current point
-  Constant,     // `constant`
-  Param,        // runtime parameter `index` (a graph Scalar), converted to dtype
-  ReduceCount,  // the number of inner points (the product of the reduction extents)
-  Reduced,      // the result of reduction `index` at the current outer point
-  // Unary.
-  Neg, Abs, Sign, Reciprocal, Square, Exp, Exp2, Expm1, Log, Log2, Log1p, Sqrt, Rsqrt,
-  Sin, Cos, Tan, Tanh, Sigmoid, Erf, Floor, Ceil, Round, Trunc, LogicalNot, BitwiseNot,
-  IsNan, IsInf,
-  Cast,  // operand 0 converted to dtype (bool: != 0; float -> int truncates)
-  // Binary.
-  Add, Sub, Mul, Div,  // Div: true division for floats, truncating for integers
-  FloorDiv,            // rounding_mode='floor'
-  TruncDiv,            // rounding_mode='trunc' on floats
-  Remainder, Pow, Atan2,
-  Maximum, Minimum,    // NaN-propagating
-  Eq, Ne, Lt, Le, Gt, Ge,  // result dtype bool
-  LogicalAnd, LogicalOr, LogicalXor, BitwiseAnd, BitwiseOr, BitwiseXor,
-  // Ternary.
-  Select,  // operand 0 (bool) ? operand 1 : operand 2
-};
-std::string_view to_string(ScalarOp op);
-int arity(ScalarOp op);  // number of operands: 0 for leaves, 1..3
 
 struct Expr {
   ScalarOp op = ScalarOp::Constant;

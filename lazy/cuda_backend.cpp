@@ -251,11 +251,8 @@ void run_as_graph(const OperatorHandle& op, Stack* stack) {
 // mm, bmm and addmm of floating dtypes go to cuBLAS (integer products run
 // on the host: cuBLAS has none).
 bool run_matmul(const OperatorHandle& op, Stack* stack) {
-  static const OperatorEntry* const mm = &Dispatcher::singleton().find_or_throw("mm").entry();
-  static const OperatorEntry* const bmm = &Dispatcher::singleton().find_or_throw("bmm").entry();
-  static const OperatorEntry* const addmm = &Dispatcher::singleton().find_or_throw("addmm").entry();
-  const OperatorEntry* e = &op.entry();
-  if (e != mm && e != bmm && e != addmm) return false;
+  const OpId id = op.id();
+  if (id != OpId::mm && id != OpId::bmm && id != OpId::addmm) return false;
   const size_t n = op.schema().arguments().size();
   IValue* args = stack->data() + (stack->size() - n);
   // Undefined operands and other dtypes: the one-op graph's meta function
@@ -263,11 +260,11 @@ bool run_matmul(const OperatorHandle& op, Stack* stack) {
   const Tensor& first = args[0].to_tensor();
   if (!first.defined() || !cuda::blas::supports(first.dtype())) return false;
   Tensor out;
-  if (e == addmm) {
+  if (id == OpId::addmm) {
     out = cuda::addmm(args[0].to_tensor(), args[1].to_tensor(), args[2].to_tensor(), args[3].to_scalar(),
                       args[4].to_scalar());
   } else {
-    out = (e == mm ? cuda::mm : cuda::bmm)(args[0].to_tensor(), args[1].to_tensor());
+    out = (id == OpId::mm ? cuda::mm : cuda::bmm)(args[0].to_tensor(), args[1].to_tensor());
   }
   stack->resize(stack->size() - n);
   stack->emplace_back(std::move(out));
@@ -275,8 +272,6 @@ bool run_matmul(const OperatorHandle& op, Stack* stack) {
 }
 
 void cuda_fallback(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
-  static const OperatorEntry* const copy = &Dispatcher::singleton().find_or_throw("copy_").entry();
-  static const OperatorEntry* const to_copy = &Dispatcher::singleton().find_or_throw("_to_copy").entry();
   const FunctionSchema& schema = op.schema();
   const size_t n = schema.arguments().size();
   IValue* args = stack->data() + (stack->size() - n);
@@ -284,7 +279,7 @@ void cuda_fallback(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   for (size_t i = 0; i < n; ++i) on_device = on_device || has_cuda_tensor(args[i]);
   LZ_CHECK(on_device || op.entry().device_argument, NotImplementedError, "[", op.name(),
            "] has no kernel for dispatch key CUDA: none of its tensor arguments is on a CUDA device");
-  if (&op.entry() == copy) {
+  if (op.id() == OpId::copy_) {
     Tensor self = args[0].to_tensor();
     const Tensor src = args[1].to_tensor();
     const bool non_blocking = args[2].to_bool();
@@ -292,7 +287,7 @@ void cuda_fallback(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
     stack->emplace_back(copy_kernel(self, src, non_blocking));
     return;
   }
-  if (&op.entry() == to_copy) {
+  if (op.id() == OpId::_to_copy) {
     // A new tensor on the target device, filled by copy_ (any direction).
     const auto device = args[3].is_none() ? std::nullopt : std::optional<Device>(args[3].to_device());
     const auto dtype = args[1].is_none() ? std::nullopt : std::optional<ScalarType>(args[1].to_scalar_type());

@@ -168,19 +168,19 @@ uint32_t Executable::Builder::size_source(ir::ValueId v) {
 }
 
 void Executable::Builder::add_eager_step(ir::NodeId id) {
-  static const OperatorHandle reshape_op = Dispatcher::singleton().find_or_throw("reshape");
+  static const OperatorHandle reshape_op = Dispatcher::singleton().find(OpId::reshape);
   const ir::Graph& g = program_.graph;
   const ir::Node& n = g.node(id);
   OperatorHandle op(const_cast<OperatorEntry*>(n.op));
   // The graph is pure: a view node means "these values in this shape",
   // which reshape gives for any input layout (view would reject some).
-  const bool is_view_op = op.name() == "view";
+  const bool is_view_op = op.id() == OpId::view;
   Step step;
   step.op = is_view_op ? reshape_op : op;
   step.implicit_generator = n.implicit_generator;
   step.returns_list = returns_tensor_list(op.schema());
   step.allocates = !op.has_tag(Tag::View);
-  step.strided_from_base = op.name() == "as_strided";
+  step.strided_from_base = op.id() == OpId::as_strided;
   for (const ir::Arg& a : g.args(n)) {
     StepArg s;
     switch (a.kind) {

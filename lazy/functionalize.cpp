@@ -109,9 +109,9 @@ bool record_mutation(Trace& tr, const OperatorHandle& op, Stack* stack, const Me
   const FunctionSchema& schema = op.schema();
   const size_t n = schema.arguments().size();
   IValue* args = stack->data() + (stack->size() - n);
-  if (op.name() == "copy_" || op.name() == "fill_.Scalar") {
+  if (op.id() == OpId::copy_ || op.id() == OpId::fill__Scalar) {
     const Tensor self = args[0].to_tensor();
-    const Tensor value = op.name() == "copy_" ? copy_source_value(self, args[1].to_tensor())
+    const Tensor value = op.id() == OpId::copy_ ? copy_source_value(self, args[1].to_tensor())
                                               : fill_value(self, args[1].to_scalar());
     write_value(tr, *lazy_impl(self), value_in(tr, value), lazy_impl(self)->meta());
     detail::count_traced();
@@ -177,7 +177,7 @@ void push_view_results(Trace& tr, const OperatorHandle& op, Stack* stack, const 
   const Tensor shaped = geometry.back().to_tensor();
 
   ir::ValueId v;
-  if (op.name() == "as_strided") {
+  if (op.id() == OpId::as_strided) {
     // as_strided addresses the storage, which for a lazy tensor is its
     // group's base (read as a contiguous tensor).
     AliasGroup& group = base.group();

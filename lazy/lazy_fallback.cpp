@@ -38,9 +38,9 @@ std::optional<Untraceable> why_untraceable(const OperatorHandle& op, const IValu
   if (detail::forced_eager(op.name(), schema.name())) {
     return Untraceable{SyncCause::Fallback, true, "is forced to run eagerly (LZ_FORCE_EAGER)"};
   }
-  static const OperatorEntry* const to_copy = &Dispatcher::singleton().find_or_throw("_to_copy").entry();
-  if (&op.entry() == to_copy) {
-    const IValue& device = args[*schema.argument_index("device")];
+  if (op.id() == OpId::_to_copy) {
+    static const size_t device_index = argument_position(OpId::_to_copy, "device");
+    const IValue& device = args[device_index];
     const Tensor* self = tensor_argument(args[0]);
     if (!device.is_none() && self != nullptr && device.to_device() != self->device()) {
       return Untraceable{SyncCause::DeviceTransfer, false, "moves to another device"};

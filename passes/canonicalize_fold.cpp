@@ -31,7 +31,9 @@
 namespace lz::passes {
 namespace {
 
-using ir::arg_named;
+using ir::arg;
+using ir::arg_ref;
+using ir::ArgRef;
 using detail::special_value;
 using ir::kNone;
 using ir::ValueId;
@@ -43,35 +45,49 @@ struct Constant {
   bool all_ones_shape = false;
 };
 
+const ArgRef kFullValue = arg_ref(OpId::full, "fill_value");
+const ArgRef kFullLikeValue = arg_ref(OpId::full_like, "fill_value");
+const ArgRef kScalarTensorValue = arg_ref(OpId::scalar_tensor, "s");
+// The `size` of zeros, ones and full (their first argument).
+const ArgRef kZerosSize = arg_ref(OpId::zeros, "size");
+const ArgRef kOnesSize = arg_ref(OpId::ones, "size");
+const ArgRef kFullSize = arg_ref(OpId::full, "size");
+
 std::optional<Constant> constant_of(const ir::Graph& g, ValueId v) {
   const ir::Node& n = g.producer(v);
   if (n.is_input() || n.op->tags.has(Tag::Random) || n.implicit_generator != kNone) return std::nullopt;
-  const std::string_view name = n.op->name;
   Constant c;
-  if (name == "zeros" || name == "zeros_like") {
-    c.value = 0;
-  } else if (name == "ones" || name == "ones_like") {
-    c.value = 1;
-  } else if (name == "full" || name == "full_like") {
-    const std::optional<int> fill = special_value(g, arg_named(g, n, "fill_value"));
-    if (!fill) return std::nullopt;
-    c.value = *fill;
-  } else if (name == "scalar_tensor") {
-    const std::optional<int> s = special_value(g, arg_named(g, n, "s"));
-    if (!s) return std::nullopt;
-    c.value = *s;
-    c.all_ones_shape = true;  // 0-dim
-    return c;
-  } else {
-    return std::nullopt;
+  std::optional<ArgRef> size;  // a factory's; nullopt for *_like
+  switch (n.op->id) {
+    case OpId::zeros: c.value = 0, size = kZerosSize; break;
+    case OpId::zeros_like: c.value = 0; break;
+    case OpId::ones: c.value = 1, size = kOnesSize; break;
+    case OpId::ones_like: c.value = 1; break;
+    case OpId::full:
+    case OpId::full_like: {
+      const bool like = n.op->id == OpId::full_like;
+      const std::optional<int> fill = special_value(g, arg(g, n, like ? kFullLikeValue : kFullValue));
+      if (!fill) return std::nullopt;
+      c.value = *fill;
+      if (!like) size = kFullSize;
+      break;
+    }
+    case OpId::scalar_tensor: {
+      const std::optional<int> s = special_value(g, arg(g, n, kScalarTensorValue));
+      if (!s) return std::nullopt;
+      c.value = *s;
+      c.all_ones_shape = true;  // 0-dim
+      return c;
+    }
+    default: return std::nullopt;
   }
-  if (name.ends_with("_like")) {
+  if (!size) {
     c.like = n.operands[0];
     return c;
   }
-  const ir::Arg* size = arg_named(g, n, "size");
-  if (size == nullptr || size->kind != ir::ArgKind::IntList) return std::nullopt;
-  const auto sizes = g.int_pool(*size);
+  const ir::Arg* size_arg = arg(g, n, *size);
+  if (size_arg == nullptr || size_arg->kind != ir::ArgKind::IntList) return std::nullopt;
+  const auto sizes = g.int_pool(*size_arg);
   if (!std::all_of(sizes.begin(), sizes.end(), [](int64_t s) { return s == 1; })) return std::nullopt;
   c.all_ones_shape = true;
   c.unit_rank = sizes.size();
@@ -90,15 +106,21 @@ bool is_neutral(const ir::Graph& g, ValueId c_value, int want, ValueId x) {
   return c && c->value == want && keeps_sizes(g, *c, x);
 }
 
+const ArgRef kAddAlpha = arg_ref(OpId::add_Tensor, "alpha");
+const ArgRef kSubAlpha = arg_ref(OpId::sub_Tensor, "alpha");
+
 ValueId fold_rule(GraphRewriter& rw, ir::NodeId id) {
   const ir::Graph& src = rw.source();
   const ir::Node& n = src.node(id);
-  const std::string_view name = n.op->name;
-  if (name != "mul.Tensor" && name != "div.Tensor" && name != "add.Tensor" && name != "sub.Tensor") {
+  const OpId op = n.op->id;
+  if (op != OpId::mul_Tensor && op != OpId::div_Tensor && op != OpId::add_Tensor && op != OpId::sub_Tensor) {
     return kNone;
   }
-  const ir::Arg* self = arg_named(src, n, "self");
-  const ir::Arg* other = arg_named(src, n, "other");
+  // self, other (and alpha) at the same positions in all four.
+  const std::span<const ir::Arg> args = src.args(n);
+  if (args.size() < 2) return kNone;
+  const ir::Arg* self = &args[0];
+  const ir::Arg* other = &args[1];
   if (!self || !other || self->kind != ir::ArgKind::Tensor || other->kind != ir::ArgKind::Tensor) return kNone;
   const ValueId a = rw.mapped(detail::operand_of(n, *self));
   const ValueId b = rw.mapped(detail::operand_of(n, *other));
@@ -106,14 +128,14 @@ ValueId fold_rule(GraphRewriter& rw, ir::NodeId id) {
   const TensorMeta& out = src.value(n.first_output).type;
   const bool integral = is_integral(out.dtype, /*include_bool=*/true);
   // The dtype/device check is the driver's type guard (result type == x's).
-  if (name == "mul.Tensor") {
+  if (op == OpId::mul_Tensor) {
     if (is_neutral(g, b, 1, a)) return a;
     if (is_neutral(g, a, 1, b)) return b;
     return kNone;
   }
-  if (name == "div.Tensor") return is_neutral(g, b, 1, a) ? a : kNone;
-  const std::optional<int> alpha = special_value(src, arg_named(src, n, "alpha"));
-  if (name == "add.Tensor") {
+  if (op == OpId::div_Tensor) return is_neutral(g, b, 1, a) ? a : kNone;
+  const std::optional<int> alpha = special_value(src, arg(src, n, op == OpId::add_Tensor ? kAddAlpha : kSubAlpha));
+  if (op == OpId::add_Tensor) {
     if (!integral) return kNone;
     if (is_neutral(g, b, 0, a)) return a;
     if (alpha == 1 && is_neutral(g, a, 0, b)) return b;

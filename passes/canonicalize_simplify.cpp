@@ -30,8 +30,10 @@
 namespace lz::passes {
 namespace {
 
-using ir::arg_named;
-using detail::is_op;
+using ir::arg;
+using ir::arg_ref;
+using ir::ArgRef;
+using ir::is_op;
 using detail::special_value;
 using ir::kNone;
 using ir::ValueId;
@@ -40,34 +42,40 @@ bool integral_result(const ir::Graph& g, const ir::Node& n) {
   return is_integral(g.value(n.first_output).type.dtype, /*include_bool=*/true);
 }
 
-// The mapped value of the node's `self` argument.
+// The mapped value of the node's `self`, its first argument (neg, the
+// Tensor-Scalar arithmetic and _to_copy all read it first).
 ValueId mapped_self(const GraphRewriter& rw, const ir::Node& n) {
-  const ir::Arg* self = arg_named(rw.source(), n, "self");
-  if (self == nullptr || self->kind != ir::ArgKind::Tensor) return kNone;
-  return rw.mapped(detail::operand_of(n, *self));
+  const std::span<const ir::Arg> args = rw.source().args(n);
+  if (args.empty() || args[0].kind != ir::ArgKind::Tensor) return kNone;
+  return rw.mapped(detail::operand_of(n, args[0]));
 }
 
 ValueId fold_neg(const GraphRewriter& rw, const ir::Node& n) {
   const ValueId x = mapped_self(rw, n);
   if (x == kNone) return kNone;
   const ir::Node& inner = rw.graph().producer(x);
-  return is_op(inner, "neg") ? inner.operands[0] : kNone;
+  return is_op(inner, OpId::neg) ? inner.operands[0] : kNone;
 }
+
+// The `other` and `alpha` of mul/div/add/sub.Scalar (the same positions in all four).
+const ArgRef kOther = arg_ref(OpId::add_Scalar, "other");
+const ArgRef kAlpha = arg_ref(OpId::add_Scalar, "alpha");
 
 ValueId fold_scalar_arith(const GraphRewriter& rw, const ir::Node& n) {
   const ir::Graph& g = rw.source();
-  const std::string_view name = n.op->name;
-  const std::optional<int> other = special_value(g, arg_named(g, n, "other"));
+  const auto arg_at = [&](ArgRef r) { return r.index < n.num_args ? &g.args(n)[r.index] : nullptr; };
+  const std::optional<int> other = special_value(g, arg_at(kOther));
+  const OpId op = n.op->id;
   bool fold = false;
-  if (name == "mul.Scalar" || name == "div.Scalar") {
+  if (op == OpId::mul_Scalar || op == OpId::div_Scalar) {
     fold = other == 1;
-  } else if (name == "add.Scalar" || name == "sub.Scalar") {
-    const std::optional<int> alpha = special_value(g, arg_named(g, n, "alpha"));
+  } else {
+    const std::optional<int> alpha = special_value(g, arg_at(kAlpha));
     // The added term is alpha * other; it must be exactly 0.
     const bool zero_term = other == 0 || alpha == 0;
     if (integral_result(g, n)) {
       fold = zero_term;
-    } else if (name == "sub.Scalar") {
+    } else if (op == OpId::sub_Scalar) {
       // x - (+0.0) == x for every float x; the term is +0.0 only when both
       // factors are known (0 * inf is NaN) and one is 0.
       fold = zero_term && other && alpha;
@@ -91,11 +99,17 @@ bool represents_all(ScalarType wide, ScalarType narrow) {
 
 // Whether a _to_copy node changes nothing but (possibly) the dtype of a
 // value on `device`.
+const ArgRef kCopyDtype = arg_ref(OpId::_to_copy, "dtype");
+const ArgRef kCopyLayout = arg_ref(OpId::_to_copy, "layout");
+const ArgRef kCopyDevice = arg_ref(OpId::_to_copy, "device");
+const ArgRef kCopyPinMemory = arg_ref(OpId::_to_copy, "pin_memory");
+const ArgRef kCopyMemoryFormat = arg_ref(OpId::_to_copy, "memory_format");
+
 bool only_casts(const ir::Graph& g, const ir::Node& n, Device device) {
-  const ir::Arg* layout = arg_named(g, n, "layout");
-  const ir::Arg* dev = arg_named(g, n, "device");
-  const ir::Arg* pin = arg_named(g, n, "pin_memory");
-  const ir::Arg* format = arg_named(g, n, "memory_format");
+  const ir::Arg* layout = arg(g, n, kCopyLayout);
+  const ir::Arg* dev = arg(g, n, kCopyDevice);
+  const ir::Arg* pin = arg(g, n, kCopyPinMemory);
+  const ir::Arg* format = arg(g, n, kCopyMemoryFormat);
   if (!layout || !dev || !pin || !format) return false;
   const bool layout_ok = layout->kind == ir::ArgKind::None ||
                          (layout->kind == ir::ArgKind::Layout && layout->i == static_cast<int64_t>(Layout::Strided));
@@ -127,23 +141,22 @@ ValueId fold_cast_chain(GraphRewriter& rw, ir::NodeId id) {
   // One cast from x, with the outer cast's other arguments and its dtype
   // made explicit (None meant "the inner cast's dtype").
   std::vector<ir::Arg> args = rw.copy_args(id);
-  const auto dtype_index = outer.op->schema.argument_index("dtype");
-  if (!dtype_index) return kNone;
-  args[*dtype_index].kind = ir::ArgKind::ScalarType;
-  args[*dtype_index].i = static_cast<int64_t>(out.dtype);
+  if (kCopyDtype.index >= args.size()) return kNone;
+  args[kCopyDtype.index].kind = ir::ArgKind::ScalarType;
+  args[kCopyDtype.index].i = static_cast<int64_t>(out.dtype);
   const ValueId operands[] = {x};
   return rw.add_node(*outer.op, args, operands, std::span<const TensorMeta>(&out, 1));
 }
 
 ValueId simplify_rule(GraphRewriter& rw, ir::NodeId id) {
   const ir::Node& n = rw.source().node(id);
-  const std::string_view name = n.op->name;
-  if (name == "neg") return fold_neg(rw, n);
-  if (name == "mul.Scalar" || name == "div.Scalar" || name == "add.Scalar" || name == "sub.Scalar") {
-    return fold_scalar_arith(rw, n);
+  switch (n.op->id) {
+    case OpId::neg: return fold_neg(rw, n);
+    case OpId::mul_Scalar: case OpId::div_Scalar: case OpId::add_Scalar: case OpId::sub_Scalar:
+      return fold_scalar_arith(rw, n);
+    case OpId::_to_copy: return fold_cast_chain(rw, id);
+    default: return kNone;
   }
-  if (name == "_to_copy") return fold_cast_chain(rw, id);
-  return kNone;
 }
 
 bool run_simplify(Program& p) { return detail::rewrite_nodes(p, &simplify_rule); }

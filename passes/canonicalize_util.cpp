@@ -4,9 +4,7 @@
 
 namespace lz::passes::detail {
 
-const OperatorEntry& operator_named(std::string_view name) {
-  return Dispatcher::singleton().find_or_throw(name).entry();
-}
+const OperatorEntry& operator_of(OpId id) { return Dispatcher::singleton().find(id).entry(); }
 
 std::optional<int> special_value(const ir::Graph& g, const ir::Arg* a) {
   if (a == nullptr || a->kind != ir::ArgKind::Scalar || a->index >= g.num_scalars()) return std::nullopt;

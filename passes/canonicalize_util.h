@@ -1,6 +1,6 @@
 // Helpers shared by the canonicalisation passes (canonicalize_*.cpp):
-// reading a node's arguments by schema name, special scalars, operator
-// lookup, and the node-by-node rewrite driver most passes are built on.
+// special scalars, operator lookup, and the node-by-node rewrite driver
+// most passes are built on.
 // Internal to passes/.
 #pragma once
 
@@ -15,12 +15,9 @@
 
 namespace lz::passes::detail {
 
-// Whether `n` is a node (not an input) of the operator named `name`.
-inline bool is_op(const ir::Node& n, std::string_view name) { return !n.is_input() && n.op->name == name; }
-
-// The registered operator `name` (a pass that emits a different operator
+// The registered operator `id` (a pass that emits a different operator
 // than it read, e.g. transpose -> permute).
-const OperatorEntry& operator_named(std::string_view name);
+const OperatorEntry& operator_of(OpId id);
 
 
 // The value a Tensor argument refers to.

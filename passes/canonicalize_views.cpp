@@ -26,9 +26,10 @@
 namespace lz::passes {
 namespace {
 
-using ir::arg_named;
+using ir::arg;
+using ir::ArgRef;
+using ir::is_op;
 using detail::int_list;
-using detail::is_op;
 using detail::rank_of;
 using detail::wrap_dim;
 using ir::kNone;
@@ -46,6 +47,13 @@ bool wrapped_dims(std::span<const int64_t> dims, size_t rank, Dims& out) {
   return out.size() == rank;
 }
 
+const ArgRef kPermuteDims = ir::arg_ref(OpId::permute, "dims");
+const ArgRef kTransposeDim0 = ir::arg_ref(OpId::transpose_int, "dim0");
+const ArgRef kTransposeDim1 = ir::arg_ref(OpId::transpose_int, "dim1");
+const ArgRef kExpandSize = ir::arg_ref(OpId::expand, "size");
+const ArgRef kUnsqueezeDim = ir::arg_ref(OpId::unsqueeze, "dim");
+const ArgRef kSqueezeDim = ir::arg_ref(OpId::squeeze_dim, "dim");
+
 bool is_identity(const Dims& dims) {
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] != static_cast<int64_t>(i)) return false;
@@ -61,8 +69,8 @@ ValueId emit_permute(GraphRewriter& rw, ValueId x, Dims perm, const TensorMeta& 
   if (is_identity(perm)) return x;  // before composing: x is already canonical
   const ir::Graph& g = rw.graph();
   const ir::Node& inner = g.producer(x);
-  if (is_op(inner, "permute")) {
-    const ir::Arg* dims = arg_named(g, inner, "dims");
+  if (is_op(inner, OpId::permute)) {
+    const ir::Arg* dims = arg(g, inner, kPermuteDims);
     Dims p1;
     const ValueId z = inner.operands[0];
     if (dims && dims->kind == ir::ArgKind::IntList && wrapped_dims(int_list(g, *dims), rank_of(g, z), p1) &&
@@ -78,19 +86,18 @@ ValueId emit_permute(GraphRewriter& rw, ValueId x, Dims perm, const TensorMeta& 
   self.kind = ir::ArgKind::Tensor;
   const ir::Arg args[] = {self, rw.graph().int_list_arg(perm)};
   const ValueId operands[] = {x};
-  return rw.add_node(detail::operator_named("permute"), args, operands, std::span<const TensorMeta>(&out, 1));
+  return rw.add_node(detail::operator_of(OpId::permute), args, operands, std::span<const TensorMeta>(&out, 1));
 }
 
 ValueId rewrite_permute_like(GraphRewriter& rw, const ir::Node& n) {
   const ir::Graph& src = rw.source();
-  const std::string_view name = n.op->name;
   const ValueId x = rw.mapped(n.operands[0]);
   const size_t rank = rank_of(rw.graph(), x);
   const TensorMeta& out = src.value(n.first_output).type;
   Dims perm(rank);
   std::iota(perm.begin(), perm.end(), 0);
-  if (name == "permute") {
-    const ir::Arg* dims = arg_named(src, n, "dims");
+  if (is_op(n, OpId::permute)) {
+    const ir::Arg* dims = arg(src, n, kPermuteDims);
     if (!dims || dims->kind != ir::ArgKind::IntList || !wrapped_dims(int_list(src, *dims), rank, perm)) {
       return kNone;
     }
@@ -98,9 +105,9 @@ ValueId rewrite_permute_like(GraphRewriter& rw, const ir::Node& n) {
     const bool had_negative = std::any_of(given.begin(), given.end(), [](int64_t d) { return d < 0; });
     return emit_permute(rw, x, perm, out, had_negative);
   }
-  if (name == "transpose.int") {
-    const ir::Arg* d0 = arg_named(src, n, "dim0");
-    const ir::Arg* d1 = arg_named(src, n, "dim1");
+  if (is_op(n, OpId::transpose_int)) {
+    const ir::Arg* d0 = arg(src, n, kTransposeDim0);
+    const ir::Arg* d1 = arg(src, n, kTransposeDim1);
     if (!d0 || !d1 || d0->kind != ir::ArgKind::Int || d1->kind != ir::ArgKind::Int) return kNone;
     if (rank == 0) return x;  // transpose of a 0-dim tensor is the tensor
     const int64_t a = wrap_dim(d0->i, rank);
@@ -120,14 +127,14 @@ ValueId rewrite_view_chain(GraphRewriter& rw, ir::NodeId id) {
   const ir::Graph& src = rw.source();
   const ir::Node& n = src.node(id);
   const ir::Node& inner = rw.graph().producer(rw.mapped(n.operands[0]));
-  const bool inner_view = is_op(inner, "view");
-  if (!inner_view && !is_op(inner, "reshape")) return kNone;
+  const bool inner_view = is_op(inner, OpId::view);
+  if (!inner_view && !is_op(inner, OpId::reshape)) return kNone;
   const ValueId z = inner.operands[0];
-  const bool outer_view = is_op(n, "view");
+  const bool outer_view = is_op(n, OpId::view);
   // The outer node's size list, re-added to the new graph.
   const std::vector<ir::Arg> args = rw.copy_args(id);
   const ValueId operands[] = {z};
-  const OperatorEntry& op = inner_view && outer_view ? *n.op : detail::operator_named("reshape");
+  const OperatorEntry& op = inner_view && outer_view ? *n.op : detail::operator_of(OpId::reshape);
   return rw.add_node(op, args, operands, std::span<const TensorMeta>(&src.value(n.first_output).type, 1));
 }
 
@@ -136,9 +143,9 @@ ValueId rewrite_expand_chain(GraphRewriter& rw, ir::NodeId id) {
   const ir::Node& n = src.node(id);
   const ir::Graph& g = rw.graph();
   const ir::Node& inner = g.producer(rw.mapped(n.operands[0]));
-  if (!is_op(inner, "expand")) return kNone;
-  const ir::Arg* s1_arg = arg_named(g, inner, "size");
-  const ir::Arg* s2_arg = arg_named(src, n, "size");
+  if (!is_op(inner, OpId::expand)) return kNone;
+  const ir::Arg* s1_arg = arg(g, inner, kExpandSize);
+  const ir::Arg* s2_arg = arg(src, n, kExpandSize);
   if (!s1_arg || !s2_arg || s1_arg->kind != ir::ArgKind::IntList || s2_arg->kind != ir::ArgKind::IntList) {
     return kNone;
   }
@@ -154,9 +161,7 @@ ValueId rewrite_expand_chain(GraphRewriter& rw, ir::NodeId id) {
   }
   const ValueId z = inner.operands[0];
   std::vector<ir::Arg> args = rw.copy_args(id);
-  const auto size_index = n.op->schema.argument_index("size");
-  if (!size_index) return kNone;
-  args[*size_index] = rw.graph().int_list_arg(merged);
+  args[kExpandSize.index] = rw.graph().int_list_arg(merged);
   const ValueId operands[] = {z};
   return rw.add_node(*n.op, args, operands, std::span<const TensorMeta>(&src.value(n.first_output).type, 1));
 }
@@ -166,9 +171,9 @@ ValueId rewrite_squeeze_unsqueeze(GraphRewriter& rw, const ir::Node& n) {
   const ir::Graph& g = rw.graph();
   const ValueId y = rw.mapped(n.operands[0]);
   const ir::Node& inner = g.producer(y);
-  if (!is_op(inner, "unsqueeze")) return kNone;
-  const ir::Arg* outer_dim = arg_named(src, n, "dim");
-  const ir::Arg* inner_dim = arg_named(g, inner, "dim");
+  if (!is_op(inner, OpId::unsqueeze)) return kNone;
+  const ir::Arg* outer_dim = arg(src, n, kSqueezeDim);
+  const ir::Arg* inner_dim = arg(g, inner, kUnsqueezeDim);
   if (!outer_dim || !inner_dim || outer_dim->kind != ir::ArgKind::Int || inner_dim->kind != ir::ArgKind::Int) {
     return kNone;
   }
@@ -180,12 +185,13 @@ ValueId rewrite_squeeze_unsqueeze(GraphRewriter& rw, const ir::Node& n) {
 ValueId views_rule(GraphRewriter& rw, ir::NodeId id) {
   const ir::Node& n = rw.source().node(id);
   if (n.operands.size() != 1) return kNone;
-  const std::string_view name = n.op->name;
-  if (name == "permute" || name == "transpose.int" || name == "t") return rewrite_permute_like(rw, n);
-  if (name == "view" || name == "reshape") return rewrite_view_chain(rw, id);
-  if (name == "expand") return rewrite_expand_chain(rw, id);
-  if (name == "squeeze.dim") return rewrite_squeeze_unsqueeze(rw, n);
-  return kNone;
+  switch (n.op->id) {
+    case OpId::permute: case OpId::transpose_int: case OpId::t: return rewrite_permute_like(rw, n);
+    case OpId::view: case OpId::reshape: return rewrite_view_chain(rw, id);
+    case OpId::expand: return rewrite_expand_chain(rw, id);
+    case OpId::squeeze_dim: return rewrite_squeeze_unsqueeze(rw, n);
+    default: return kNone;
+  }
 }
 
 bool run_views(Program& p) { return detail::rewrite_nodes(p, &views_rule); }

@@ -18,8 +18,6 @@ namespace lz::passes {
 
 namespace {
 
-using ir::arg_named;
-
 std::vector<int64_t> ints_of(const ir::Graph& g, const ir::Arg* a) {
   if (!a || (a->kind != ir::ArgKind::IntList)) return {};
   const auto v = g.int_pool(*a);
@@ -43,48 +41,81 @@ bool is_reduced_shape(IntArrayRef shape, IntArrayRef domain, uint64_t axes, bool
   return j == shape.size();
 }
 
+namespace {
+
+// Each view operator's arguments, by position (core/operators.def).
+struct ViewArgs {
+  ir::ArgRef view_size = ir::arg_ref(OpId::view, "size");
+  ir::ArgRef reshape_shape = ir::arg_ref(OpId::reshape, "shape");
+  ir::ArgRef permute_dims = ir::arg_ref(OpId::permute, "dims");
+  ir::ArgRef expand_size = ir::arg_ref(OpId::expand, "size");
+  ir::ArgRef unsqueeze_dim = ir::arg_ref(OpId::unsqueeze, "dim");
+  ir::ArgRef squeeze_dim = ir::arg_ref(OpId::squeeze_dim, "dim");
+  ir::ArgRef select_dim = ir::arg_ref(OpId::select_int, "dim");
+  ir::ArgRef select_index = ir::arg_ref(OpId::select_int, "index");
+  ir::ArgRef slice_dim = ir::arg_ref(OpId::slice_Tensor, "dim");
+  ir::ArgRef slice_start = ir::arg_ref(OpId::slice_Tensor, "start");
+  ir::ArgRef slice_end = ir::arg_ref(OpId::slice_Tensor, "end");
+  ir::ArgRef slice_step = ir::arg_ref(OpId::slice_Tensor, "step");
+  ir::ArgRef transpose_dim0 = ir::arg_ref(OpId::transpose_int, "dim0");
+  ir::ArgRef transpose_dim1 = ir::arg_ref(OpId::transpose_int, "dim1");
+  ir::ArgRef as_strided_size = ir::arg_ref(OpId::as_strided, "size");
+  ir::ArgRef as_strided_stride = ir::arg_ref(OpId::as_strided, "stride");
+  ir::ArgRef as_strided_offset = ir::arg_ref(OpId::as_strided, "storage_offset");
+};
+
+const ViewArgs& view_args() {
+  static const ViewArgs a;
+  return a;
+}
+
+}  // namespace
+
 std::optional<ir::ViewStep> view_step_of(const ir::Graph& g, const ir::Node& n) {
   using K = ir::ViewStep::Kind;
-  const std::string& name = n.op->name;
+  const ViewArgs& a = view_args();
+  const auto ints = [&](ir::ArgRef r) { return ints_of(g, ir::arg(g, n, r)); };
+  const auto int_at = [&](ir::ArgRef r, int64_t fallback) { return int_or(ir::arg(g, n, r), fallback); };
   const int64_t rank = static_cast<int64_t>(g.value(n.operands[0]).type.sizes.size());
-  if (name == "view") return ir::ViewStep{K::Reshape, ints_of(g, arg_named(g, n, "size"))};
-  if (name == "reshape") return ir::ViewStep{K::Reshape, ints_of(g, arg_named(g, n, "shape"))};
-  if (name == "permute") return ir::ViewStep{K::Permute, ints_of(g, arg_named(g, n, "dims"))};
-  if (name == "expand") return ir::ViewStep{K::Expand, ints_of(g, arg_named(g, n, "size"))};
-  if (name == "unsqueeze") return ir::ViewStep{K::Unsqueeze, {int_or(arg_named(g, n, "dim"), 0)}};
-  if (name == "squeeze") return ir::ViewStep{K::Squeeze, {}};
-  if (name == "squeeze.dim") return ir::ViewStep{K::Squeeze, {int_or(arg_named(g, n, "dim"), 0)}};
-  if (name == "select.int") {
-    return ir::ViewStep{K::Select, {int_or(arg_named(g, n, "dim"), 0), int_or(arg_named(g, n, "index"), 0)}};
-  }
-  if (name == "slice.Tensor") {
-    constexpr int64_t none = ir::ViewStep::kNoBound;
-    return ir::ViewStep{K::Slice,
-                        {int_or(arg_named(g, n, "dim"), 0), int_or(arg_named(g, n, "start"), none),
-                         int_or(arg_named(g, n, "end"), none), int_or(arg_named(g, n, "step"), 1)}};
-  }
-  if (name == "transpose.int" || name == "t") {
-    std::vector<int64_t> perm(static_cast<size_t>(rank));
-    for (int64_t d = 0; d < rank; ++d) perm[d] = d;
-    if (rank >= 2) {
-      int64_t a = name == "t" ? 0 : int_or(arg_named(g, n, "dim0"), 0);
-      int64_t b = name == "t" ? 1 : int_or(arg_named(g, n, "dim1"), 1);
-      a = a < 0 ? a + rank : a;
-      b = b < 0 ? b + rank : b;
-      std::swap(perm[a], perm[b]);
+  switch (n.op->id) {
+    case OpId::view: return ir::ViewStep{K::Reshape, ints(a.view_size)};
+    case OpId::reshape: return ir::ViewStep{K::Reshape, ints(a.reshape_shape)};
+    case OpId::permute: return ir::ViewStep{K::Permute, ints(a.permute_dims)};
+    case OpId::expand: return ir::ViewStep{K::Expand, ints(a.expand_size)};
+    case OpId::unsqueeze: return ir::ViewStep{K::Unsqueeze, {int_at(a.unsqueeze_dim, 0)}};
+    case OpId::squeeze: return ir::ViewStep{K::Squeeze, {}};
+    case OpId::squeeze_dim: return ir::ViewStep{K::Squeeze, {int_at(a.squeeze_dim, 0)}};
+    case OpId::select_int: return ir::ViewStep{K::Select, {int_at(a.select_dim, 0), int_at(a.select_index, 0)}};
+    case OpId::slice_Tensor: {
+      constexpr int64_t none = ir::ViewStep::kNoBound;
+      return ir::ViewStep{K::Slice, {int_at(a.slice_dim, 0), int_at(a.slice_start, none), int_at(a.slice_end, none),
+                                     int_at(a.slice_step, 1)}};
     }
-    return ir::ViewStep{K::Permute, perm};
+    case OpId::transpose_int:
+    case OpId::t: {
+      std::vector<int64_t> perm(static_cast<size_t>(rank));
+      for (int64_t d = 0; d < rank; ++d) perm[d] = d;
+      if (rank >= 2) {
+        const bool t = n.op->id == OpId::t;
+        int64_t d0 = t ? 0 : int_at(a.transpose_dim0, 0);
+        int64_t d1 = t ? 1 : int_at(a.transpose_dim1, 1);
+        d0 = d0 < 0 ? d0 + rank : d0;
+        d1 = d1 < 0 ? d1 + rank : d1;
+        std::swap(perm[d0], perm[d1]);
+      }
+      return ir::ViewStep{K::Permute, perm};
+    }
+    case OpId::as_strided: {
+      const std::vector<int64_t> sizes = ints(a.as_strided_size);
+      const std::vector<int64_t> strides = ints(a.as_strided_stride);
+      std::vector<int64_t> step{static_cast<int64_t>(sizes.size())};
+      step.insert(step.end(), sizes.begin(), sizes.end());
+      step.insert(step.end(), strides.begin(), strides.end());
+      step.push_back(int_at(a.as_strided_offset, 0));
+      return ir::ViewStep{K::AsStrided, step};
+    }
+    default: return std::nullopt;
   }
-  if (name == "as_strided") {
-    const std::vector<int64_t> sizes = ints_of(g, arg_named(g, n, "size"));
-    const std::vector<int64_t> strides = ints_of(g, arg_named(g, n, "stride"));
-    std::vector<int64_t> ints{static_cast<int64_t>(sizes.size())};
-    ints.insert(ints.end(), sizes.begin(), sizes.end());
-    ints.insert(ints.end(), strides.begin(), strides.end());
-    ints.push_back(int_or(arg_named(g, n, "storage_offset"), 0));
-    return ir::ViewStep{K::AsStrided, ints};
-  }
-  return std::nullopt;
 }
 
 namespace {

@@ -1,7 +1,9 @@
 // The lowering registry and LowerContext's shared helpers.
 #include "passes/lowering.h"
 
-#include "absl/container/flat_hash_map.h"
+#include <array>
+#include <optional>
+
 #include "core/error.h"
 #include "core/op_tags.h"
 #include "core/type_promotion.h"
@@ -21,7 +23,8 @@ ScalarType LowerContext::operand_dtype(uint32_t operand) const {
 }
 
 const ir::Arg& LowerContext::arg(std::string_view name) const {
-  const ir::Arg* a = ir::arg_named(g_, n_, name);
+  const std::optional<size_t> i = n_.op->schema.argument_index(name);
+  const ir::Arg* a = i && *i < n_.num_args ? &g_.args(n_)[*i] : nullptr;
   LZ_INTERNAL_ASSERT(a != nullptr, "lowering of ", n_.op->name, ": no argument '", name, "'");
   return *a;
 }
@@ -98,26 +101,42 @@ ScalarType LowerContext::common_dtype(std::initializer_list<uint32_t> arguments)
 
 namespace {
 
-using Table = absl::flat_hash_map<std::string_view, Lowering>;
+bool supported_dtype(ScalarType t) { return t != ScalarType::Undefined; }
 
-Table* building = nullptr;
-void add_to_table(std::string_view name, const Lowering& l) { building->emplace(name, l); }
+}  // namespace
 
-const Table& table() {
-  static const Table t = [] {
-    Table t;
-    building = &t;
-    detail::add_pointwise_lowerings(&add_to_table);
-    detail::add_reduction_lowerings(&add_to_table);
-    building = nullptr;
+void LoweringTable::add(OpId op, const Lowering& l) {
+  Entry& e = entries_[static_cast<size_t>(op)];
+  LZ_INTERNAL_ASSERT(!e.lowering && e.not_lowered.empty(), "two lowering entries for ", op_name(op));
+  e.lowering = l;
+}
+
+void LoweringTable::not_lowered(OpId op, std::string_view reason) {
+  Entry& e = entries_[static_cast<size_t>(op)];
+  LZ_INTERNAL_ASSERT(!e.lowering && e.not_lowered.empty(), "two lowering entries for ", op_name(op));
+  LZ_INTERNAL_ASSERT(!reason.empty(), op_name(op), ": not lowered without a reason");
+  e.not_lowered = reason;
+}
+
+const Lowering* LoweringTable::find(OpId op) const {
+  if (op == OpId::kNone) return nullptr;
+  const Entry& e = entries_[static_cast<size_t>(op)];
+  return e.lowering ? &*e.lowering : nullptr;
+}
+
+std::string_view LoweringTable::not_lowered_reason(OpId op) const {
+  return op == OpId::kNone ? std::string_view() : entries_[static_cast<size_t>(op)].not_lowered;
+}
+
+const LoweringTable& lowering_table() {
+  static const LoweringTable t = [] {
+    LoweringTable t;
+    detail::add_pointwise_lowerings(t);
+    detail::add_reduction_lowerings(t);
     return t;
   }();
   return t;
 }
-
-bool supported_dtype(ScalarType t) { return t != ScalarType::Undefined; }
-
-}  // namespace
 
 const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string* why_not) {
   if (n.is_input()) return nullptr;
@@ -125,11 +144,14 @@ const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string
     *why_not = "a random operator (runs its eager kernel, which draws the numbers)";
     return nullptr;
   }
-  const auto it = table().find(n.op->name);
-  if (it == table().end()) {
-    *why_not = "no lowering for " + n.op->name;
+  const LoweringTable& table = lowering_table();
+  const Lowering* found = table.find(n.op->id);
+  if (found == nullptr) {
+    const std::string_view reason = table.not_lowered_reason(n.op->id);
+    *why_not = reason.empty() ? "no lowering for " + n.op->name : "not lowered: " + std::string(reason);
     return nullptr;
   }
+  const Lowering& lowering = *found;
   for (uint32_t k = 0; k < n.num_outputs; ++k) {
     const TensorMeta& t = g.value(n.first_output + k).type;
     if (!supported_dtype(t.dtype)) {
@@ -137,8 +159,8 @@ const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string
       return nullptr;
     }
   }
-  if (it->second.refuse) {
-    if (const char* why = it->second.refuse(g, n)) {
+  if (lowering.refuse) {
+    if (const char* why = lowering.refuse(g, n)) {
       *why_not = why;
       return nullptr;
     }
@@ -149,7 +171,7 @@ const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string
       return nullptr;
     }
   }
-  return &it->second;
+  return &lowering;
 }
 
 }  // namespace lz::passes

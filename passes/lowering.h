@@ -10,7 +10,9 @@
 // declare a reduction over the group's reduction axes.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "ir/graph.h"
@@ -75,8 +77,8 @@ ScalarType compute_dtype(ScalarType t);
 struct Lowering {
   enum class Kind : uint8_t { Pointwise, Reduction };
   Kind kind = Kind::Pointwise;
-  // Relative cost per element, for the recompute rule of the planner
-  // (1: an add; transcendentals 8 or more).
+  // Relative cost per element, for the recompute rule of the planner: the
+  // cost of its costliest scalar operation (ir/scalar_ops.def).
   int cost = 1;
   // The expression of the node's (single) output at the current point.
   ir::ExprId (*lower)(LowerContext& cx) = nullptr;
@@ -88,15 +90,38 @@ struct Lowering {
   const char* (*refuse)(const ir::Graph& g, const ir::Node& n) = nullptr;
 };
 
+// The lowerings, indexed by OpId: each declared operator has a lowering, an
+// explicit reason it has none ("not lowered: <reason>"), or neither (no
+// entry: tests/passes/test_lowering_completeness.cpp says which operators
+// may have none).
+class LoweringTable {
+ public:
+  void add(OpId op, const Lowering& l);
+  // `op` runs its eager kernel between kernels, for `reason`.
+  void not_lowered(OpId op, std::string_view reason);
+
+  const Lowering* find(OpId op) const;
+  // The reason given to not_lowered; empty when none was.
+  std::string_view not_lowered_reason(OpId op) const;
+
+ private:
+  struct Entry {
+    std::optional<Lowering> lowering;
+    std::string_view not_lowered;
+  };
+  std::array<Entry, kNumOpIds> entries_;
+};
+const LoweringTable& lowering_table();
+
 // The lowering of `n`'s operator, or nullptr (then *why_not says why: "no
 // lowering", "a random operator", ...). Also refuses nodes whose dtypes or
 // arguments the lowering does not cover (a device change, complex dtypes).
 const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string* why_not);
 
 namespace detail {
-// The tables, one per file (lowering_pointwise.cpp, lowering_reduction.cpp).
-void add_pointwise_lowerings(void (*add)(std::string_view name, const Lowering& l));
-void add_reduction_lowerings(void (*add)(std::string_view name, const Lowering& l));
+// The entries, one function per family (lowering_pointwise.cpp, lowering_reduction.cpp).
+void add_pointwise_lowerings(LoweringTable& table);
+void add_reduction_lowerings(LoweringTable& table);
 }  // namespace detail
 
 }  // namespace lz::passes

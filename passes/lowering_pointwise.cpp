@@ -99,11 +99,6 @@ ExprId pow_tensor_scalar(LowerContext& cx) {
   return b.binary(ScalarOp::Pow, x, cx.input(1, out), c);
 }
 
-ExprId pow_scalar_tensor(LowerContext& cx) {
-  const ScalarType c = compute_out(cx);
-  return cx.builder().binary(ScalarOp::Pow, cx.scalar("self", c), cx.operand(0, c), c);
-}
-
 ExprId square(LowerContext& cx) {
   const ScalarType c = compute_out(cx);
   const ExprId x = cx.operand(0, c);
@@ -130,6 +125,17 @@ ExprId silu(LowerContext& cx) {
   ir::KernelBuilder& b = cx.builder();
   const ExprId x = cx.operand(0, c);
   return b.binary(ScalarOp::Mul, x, b.unary(ScalarOp::Sigmoid, x, c), c);
+}
+
+// hardswish: x min(max(x + 3, 0), 6) / 6, NaN-propagating as the eager kernel.
+ExprId hardswish(LowerContext& cx) {
+  const ScalarType c = compute_out(cx);
+  ir::KernelBuilder& b = cx.builder();
+  const ExprId x = cx.operand(0, c);
+  const ExprId shifted = b.binary(ScalarOp::Add, x, b.constant(3, c), c);
+  const ExprId relu6 = b.binary(ScalarOp::Minimum, b.binary(ScalarOp::Maximum, shifted, b.constant(0, c), c),
+                                b.constant(6, c), c);
+  return b.binary(ScalarOp::Div, b.binary(ScalarOp::Mul, x, relu6, c), b.constant(6, c), c);
 }
 
 // gelu: x/2 (1 + erf(x/sqrt 2)); tanh form: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
@@ -223,91 +229,91 @@ const char* refuse_integral(const ir::Graph& g, const ir::Node& n) {
 
 }  // namespace
 
-void add_pointwise_lowerings(void (*add)(std::string_view, const Lowering&)) {
-  const auto pw = [&](std::string_view name, ExprId (*fn)(LowerContext&), int cost = 1) {
-    add(name, Lowering{Kind::Pointwise, cost, fn, nullptr, nullptr});
+void add_pointwise_lowerings(LoweringTable& table) {
+  // `costliest`: the scalar operation whose cost (ir/scalar_ops.def) the
+  // planner counts for one element of the operator.
+  const auto pw = [&](OpId id, ExprId (*fn)(LowerContext&), ScalarOp costliest = ScalarOp::Add) {
+    table.add(id, Lowering{Kind::Pointwise, ir::cost(costliest), fn, nullptr, nullptr});
   };
-  const auto pw_float = [&](std::string_view name, ExprId (*fn)(LowerContext&), int cost) {
-    add(name, Lowering{Kind::Pointwise, cost, fn, nullptr, refuse_integral});
+  const auto pw_float = [&](OpId id, ExprId (*fn)(LowerContext&), ScalarOp costliest) {
+    table.add(id, Lowering{Kind::Pointwise, ir::cost(costliest), fn, nullptr, refuse_integral});
   };
-  constexpr int kTranscendental = 8;
-  pw("neg", unary_same<ScalarOp::Neg>);
-  pw("abs", unary_same<ScalarOp::Abs>);
-  pw("sign", unary_same<ScalarOp::Sign>);
-  pw("square", square);
-  pw("reciprocal", reciprocal, 2);
-  pw("floor", unary_same<ScalarOp::Floor>);
-  pw("ceil", unary_same<ScalarOp::Ceil>);
-  pw("round", unary_same<ScalarOp::Round>);
-  pw("trunc", unary_same<ScalarOp::Trunc>);
-  pw("bitwise_not", unary_same<ScalarOp::BitwiseNot>);
-  pw("logical_not", unary_predicate<ScalarOp::LogicalNot>);
-  pw("isnan", unary_predicate<ScalarOp::IsNan>);
-  pw("isinf", unary_predicate<ScalarOp::IsInf>);
-  pw("relu", relu);
-  pw("exp", unary_same<ScalarOp::Exp>, kTranscendental);
-  pw("exp2", unary_same<ScalarOp::Exp2>, kTranscendental);
-  pw("expm1", unary_same<ScalarOp::Expm1>, kTranscendental);
-  pw("log", unary_same<ScalarOp::Log>, kTranscendental);
-  pw("log2", unary_same<ScalarOp::Log2>, kTranscendental);
-  pw("log1p", unary_same<ScalarOp::Log1p>, kTranscendental);
-  pw("sqrt", unary_same<ScalarOp::Sqrt>, 4);
-  pw("rsqrt", unary_same<ScalarOp::Rsqrt>, 4);
-  pw("sin", unary_same<ScalarOp::Sin>, kTranscendental);
-  pw("cos", unary_same<ScalarOp::Cos>, kTranscendental);
-  pw("tan", unary_same<ScalarOp::Tan>, kTranscendental);
-  pw("tanh", unary_same<ScalarOp::Tanh>, kTranscendental);
-  pw("sigmoid", unary_same<ScalarOp::Sigmoid>, kTranscendental);
-  pw("erf", unary_same<ScalarOp::Erf>, kTranscendental);
-  pw("silu", silu, kTranscendental);
-  pw("gelu", gelu, kTranscendental);
+  pw(OpId::neg, unary_same<ScalarOp::Neg>);
+  pw(OpId::abs, unary_same<ScalarOp::Abs>);
+  pw(OpId::sign, unary_same<ScalarOp::Sign>);
+  pw(OpId::square, square);
+  pw(OpId::reciprocal, reciprocal, ScalarOp::Reciprocal);
+  pw(OpId::floor, unary_same<ScalarOp::Floor>);
+  pw(OpId::ceil, unary_same<ScalarOp::Ceil>);
+  pw(OpId::round, unary_same<ScalarOp::Round>);
+  pw(OpId::trunc, unary_same<ScalarOp::Trunc>);
+  pw(OpId::bitwise_not, unary_same<ScalarOp::BitwiseNot>);
+  pw(OpId::logical_not, unary_predicate<ScalarOp::LogicalNot>);
+  pw(OpId::isnan, unary_predicate<ScalarOp::IsNan>);
+  pw(OpId::isinf, unary_predicate<ScalarOp::IsInf>);
+  pw(OpId::relu, relu);
+  pw(OpId::exp, unary_same<ScalarOp::Exp>, ScalarOp::Exp);
+  pw(OpId::exp2, unary_same<ScalarOp::Exp2>, ScalarOp::Exp2);
+  pw(OpId::expm1, unary_same<ScalarOp::Expm1>, ScalarOp::Expm1);
+  pw(OpId::log, unary_same<ScalarOp::Log>, ScalarOp::Log);
+  pw(OpId::log2, unary_same<ScalarOp::Log2>, ScalarOp::Log2);
+  pw(OpId::log1p, unary_same<ScalarOp::Log1p>, ScalarOp::Log1p);
+  pw(OpId::sqrt, unary_same<ScalarOp::Sqrt>, ScalarOp::Sqrt);
+  pw(OpId::rsqrt, unary_same<ScalarOp::Rsqrt>, ScalarOp::Rsqrt);
+  pw(OpId::sin, unary_same<ScalarOp::Sin>, ScalarOp::Sin);
+  pw(OpId::cos, unary_same<ScalarOp::Cos>, ScalarOp::Cos);
+  pw(OpId::tan, unary_same<ScalarOp::Tan>, ScalarOp::Tan);
+  pw(OpId::tanh, unary_same<ScalarOp::Tanh>, ScalarOp::Tanh);
+  pw(OpId::sigmoid, unary_same<ScalarOp::Sigmoid>, ScalarOp::Sigmoid);
+  pw(OpId::erf, unary_same<ScalarOp::Erf>, ScalarOp::Erf);
+  pw(OpId::silu, silu, ScalarOp::Sigmoid);
+  pw(OpId::hardswish, hardswish, ScalarOp::Div);
+  pw(OpId::gelu, gelu, ScalarOp::Erf);
 
-  // Tensor and Tensor-Scalar overloads share a lowering (names are literals:
-  // the table keeps views of them).
-  const auto both = [&](std::string_view tensor, std::string_view scalar, ExprId (*fn)(LowerContext&),
-                        int cost = 1) {
-    pw(tensor, fn, cost);
-    pw(scalar, fn, cost);
+  // Tensor and Tensor-Scalar overloads share a lowering.
+  const auto both = [&](OpId tensor, OpId scalar, ExprId (*fn)(LowerContext&),
+                        ScalarOp costliest = ScalarOp::Add) {
+    pw(tensor, fn, costliest);
+    pw(scalar, fn, costliest);
   };
-  both("add.Tensor", "add.Scalar", add_alpha<ScalarOp::Add>);
-  both("sub.Tensor", "sub.Scalar", add_alpha<ScalarOp::Sub>);
-  both("mul.Tensor", "mul.Scalar", mul);
-  both("div.Tensor", "div.Scalar", binary_same<ScalarOp::Div>, 2);
-  pw_float("div.Tensor_mode", div_mode, 2);
-  pw_float("div.Scalar_mode", div_mode, 2);
-  pw_float("pow.Tensor_Tensor", binary_same<ScalarOp::Pow>, kTranscendental);
-  pw_float("pow.Tensor_Scalar", pow_tensor_scalar, kTranscendental);
-  pw_float("pow.Scalar", pow_scalar_tensor, kTranscendental);
-  pw_float("remainder.Tensor", binary_same<ScalarOp::Remainder>, 2);
-  pw_float("remainder.Scalar", binary_same<ScalarOp::Remainder>, 2);
-  pw("atan2", binary_same<ScalarOp::Atan2>, kTranscendental);
-  pw("maximum", binary_same<ScalarOp::Maximum>);
-  pw("minimum", binary_same<ScalarOp::Minimum>);
-  both("eq.Tensor", "eq.Scalar", compare<ScalarOp::Eq>);
-  both("ne.Tensor", "ne.Scalar", compare<ScalarOp::Ne>);
-  both("lt.Tensor", "lt.Scalar", compare<ScalarOp::Lt>);
-  both("le.Tensor", "le.Scalar", compare<ScalarOp::Le>);
-  both("gt.Tensor", "gt.Scalar", compare<ScalarOp::Gt>);
-  both("ge.Tensor", "ge.Scalar", compare<ScalarOp::Ge>);
-  pw("logical_and", logical<ScalarOp::LogicalAnd>);
-  pw("logical_or", logical<ScalarOp::LogicalOr>);
-  pw("logical_xor", logical<ScalarOp::LogicalXor>);
-  both("bitwise_and.Tensor", "bitwise_and.Scalar", binary_same<ScalarOp::BitwiseAnd>);
-  both("bitwise_or.Tensor", "bitwise_or.Scalar", binary_same<ScalarOp::BitwiseOr>);
-  both("bitwise_xor.Tensor", "bitwise_xor.Scalar", binary_same<ScalarOp::BitwiseXor>);
+  both(OpId::add_Tensor, OpId::add_Scalar, add_alpha<ScalarOp::Add>);
+  both(OpId::sub_Tensor, OpId::sub_Scalar, add_alpha<ScalarOp::Sub>);
+  both(OpId::mul_Tensor, OpId::mul_Scalar, mul);
+  both(OpId::div_Tensor, OpId::div_Scalar, binary_same<ScalarOp::Div>, ScalarOp::Div);
+  pw_float(OpId::div_Tensor_mode, div_mode, ScalarOp::Div);
+  pw_float(OpId::div_Scalar_mode, div_mode, ScalarOp::Div);
+  pw_float(OpId::pow_Tensor_Tensor, binary_same<ScalarOp::Pow>, ScalarOp::Pow);
+  pw_float(OpId::pow_Tensor_Scalar, pow_tensor_scalar, ScalarOp::Pow);
+  pw_float(OpId::remainder_Tensor, binary_same<ScalarOp::Remainder>, ScalarOp::Remainder);
+  pw_float(OpId::remainder_Scalar, binary_same<ScalarOp::Remainder>, ScalarOp::Remainder);
+  pw(OpId::atan2, binary_same<ScalarOp::Atan2>, ScalarOp::Atan2);
+  pw(OpId::maximum, binary_same<ScalarOp::Maximum>);
+  pw(OpId::minimum, binary_same<ScalarOp::Minimum>);
+  both(OpId::eq_Tensor, OpId::eq_Scalar, compare<ScalarOp::Eq>);
+  both(OpId::ne_Tensor, OpId::ne_Scalar, compare<ScalarOp::Ne>);
+  both(OpId::lt_Tensor, OpId::lt_Scalar, compare<ScalarOp::Lt>);
+  both(OpId::le_Tensor, OpId::le_Scalar, compare<ScalarOp::Le>);
+  both(OpId::gt_Tensor, OpId::gt_Scalar, compare<ScalarOp::Gt>);
+  both(OpId::ge_Tensor, OpId::ge_Scalar, compare<ScalarOp::Ge>);
+  pw(OpId::logical_and, logical<ScalarOp::LogicalAnd>);
+  pw(OpId::logical_or, logical<ScalarOp::LogicalOr>);
+  pw(OpId::logical_xor, logical<ScalarOp::LogicalXor>);
+  both(OpId::bitwise_and_Tensor, OpId::bitwise_and_Scalar, binary_same<ScalarOp::BitwiseAnd>);
+  both(OpId::bitwise_or_Tensor, OpId::bitwise_or_Scalar, binary_same<ScalarOp::BitwiseOr>);
+  both(OpId::bitwise_xor_Tensor, OpId::bitwise_xor_Scalar, binary_same<ScalarOp::BitwiseXor>);
 
-  pw("where.self", where);
-  pw("clamp.Tensor", clamp);
-  pw("clamp_min.Tensor", clamp_min);
-  pw("clamp_max.Tensor", clamp_max);
-  pw("lerp.Tensor", lerp_tensor, 2);
-  pw("lerp.Scalar", lerp_scalar, 2);
-  pw("addcmul", addc<ScalarOp::Mul>);
-  pw("addcdiv", addc<ScalarOp::Div>, 2);
-  pw("masked_fill.Scalar", masked_fill_scalar);
-  pw("masked_fill.Tensor", masked_fill_tensor);
-  pw("_to_copy", convert);
-  pw("clone", identity);
+  pw(OpId::where_self, where);
+  pw(OpId::clamp_Tensor, clamp);
+  pw(OpId::clamp_min_Tensor, clamp_min);
+  pw(OpId::clamp_max_Tensor, clamp_max);
+  pw(OpId::lerp_Tensor, lerp_tensor, ScalarOp::Mul);
+  pw(OpId::lerp_Scalar, lerp_scalar, ScalarOp::Mul);
+  pw(OpId::addcmul, addc<ScalarOp::Mul>);
+  pw(OpId::addcdiv, addc<ScalarOp::Div>, ScalarOp::Div);
+  pw(OpId::masked_fill_Scalar, masked_fill_scalar);
+  pw(OpId::masked_fill_Tensor, masked_fill_tensor);
+  pw(OpId::_to_copy, convert);
+  pw(OpId::clone, identity);
 }
 
 }  // namespace lz::passes::detail

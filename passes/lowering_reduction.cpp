@@ -25,9 +25,16 @@ uint64_t axis_bit(int64_t d, size_t rank) {
   return uint64_t{1} << static_cast<uint64_t>(d < 0 ? d + r : d);
 }
 
+// The reduction's `dim` (its second argument in every reduction schema
+// below; test_lowering_table checks it).
+const ir::Arg* dim_arg(const ir::Graph& g, const ir::Node& n) {
+  constexpr uint32_t kDim = 1;
+  return n.num_args > kDim ? &g.args(n)[kDim] : nullptr;
+}
+
 // `dim` as a list: None or [] reduce every dim (PyTorch's sum/amax rule).
 uint64_t dim_list_axes(const ir::Graph& g, const ir::Node& n) {
-  const ir::Arg* a = ir::arg_named(g, n, "dim");
+  const ir::Arg* a = dim_arg(g, n);
   if (a == nullptr || a->kind != ir::ArgKind::IntList || a->count == 0) return all_axes(g, n);
   const size_t rank = g.value(n.operands[0]).type.sizes.size();
   uint64_t mask = 0;
@@ -36,7 +43,7 @@ uint64_t dim_list_axes(const ir::Graph& g, const ir::Node& n) {
 }
 
 uint64_t dim_int_axes(const ir::Graph& g, const ir::Node& n) {
-  const ir::Arg* a = ir::arg_named(g, n, "dim");
+  const ir::Arg* a = dim_arg(g, n);
   if (a == nullptr || a->kind != ir::ArgKind::Int) return all_axes(g, n);
   return axis_bit(a->i, g.value(n.operands[0]).type.sizes.size());
 }
@@ -93,26 +100,35 @@ ExprId logsumexp(LowerContext& cx) {
 
 }  // namespace
 
-void add_reduction_lowerings(void (*add)(std::string_view, const Lowering&)) {
-  const auto red = [&](std::string_view name, ExprId (*fn)(LowerContext&),
-                       uint64_t (*axes)(const ir::Graph&, const ir::Node&), int cost = 1) {
-    add(name, Lowering{Kind::Reduction, cost, fn, axes, nullptr});
+void add_reduction_lowerings(LoweringTable& table) {
+  const auto red = [&](OpId id, ExprId (*fn)(LowerContext&),
+                       uint64_t (*axes)(const ir::Graph&, const ir::Node&), ScalarOp costliest = ScalarOp::Add) {
+    table.add(id, Lowering{Kind::Reduction, ir::cost(costliest), fn, axes, nullptr});
   };
-  red("sum", reduce_to_out<ReduceOp::Sum>, all_axes);
-  red("sum.dim_IntList", reduce_to_out<ReduceOp::Sum>, dim_list_axes);
-  red("mean", mean, all_axes);
-  red("mean.dim", mean, dim_list_axes);
-  red("prod", reduce_to_out<ReduceOp::Prod>, all_axes);
-  red("prod.dim_int", reduce_to_out<ReduceOp::Prod>, dim_int_axes);
-  red("amax", reduce_to_out<ReduceOp::Max>, dim_list_axes);
-  red("amin", reduce_to_out<ReduceOp::Min>, dim_list_axes);
-  red("all", reduce_truth<ReduceOp::All>, all_axes);
-  red("any", reduce_truth<ReduceOp::Any>, all_axes);
-  red("all.dim", reduce_truth<ReduceOp::All>, dim_int_axes);
-  red("any.dim", reduce_truth<ReduceOp::Any>, dim_int_axes);
-  red("var.correction", variance, dim_list_axes, 2);
-  red("std.correction", standard_deviation, dim_list_axes, 2);
-  red("logsumexp", logsumexp, dim_list_axes, 8);
+  red(OpId::sum, reduce_to_out<ReduceOp::Sum>, all_axes);
+  red(OpId::sum_dim_IntList, reduce_to_out<ReduceOp::Sum>, dim_list_axes);
+  red(OpId::mean, mean, all_axes);
+  red(OpId::mean_dim, mean, dim_list_axes);
+  red(OpId::prod, reduce_to_out<ReduceOp::Prod>, all_axes);
+  red(OpId::prod_dim_int, reduce_to_out<ReduceOp::Prod>, dim_int_axes);
+  red(OpId::amax, reduce_to_out<ReduceOp::Max>, dim_list_axes);
+  red(OpId::amin, reduce_to_out<ReduceOp::Min>, dim_list_axes);
+  red(OpId::all, reduce_truth<ReduceOp::All>, all_axes);
+  red(OpId::any, reduce_truth<ReduceOp::Any>, all_axes);
+  red(OpId::all_dim, reduce_truth<ReduceOp::All>, dim_int_axes);
+  red(OpId::any_dim, reduce_truth<ReduceOp::Any>, dim_int_axes);
+  red(OpId::var_correction, variance, dim_list_axes, ScalarOp::Div);
+  red(OpId::std_correction, standard_deviation, dim_list_axes, ScalarOp::Div);
+  red(OpId::logsumexp, logsumexp, dim_list_axes, ScalarOp::Exp);
+
+  table.not_lowered(OpId::max, "raises on an empty input in its eager kernel, which a shape-generic kernel cannot");
+  table.not_lowered(OpId::min, "raises on an empty input in its eager kernel, which a shape-generic kernel cannot");
+  table.not_lowered(OpId::max_dim, "returns indices: the kernel IR has no arg-reductions");
+  table.not_lowered(OpId::min_dim, "returns indices: the kernel IR has no arg-reductions");
+  table.not_lowered(OpId::argmax, "an index reduction: the kernel IR has no arg-reductions");
+  table.not_lowered(OpId::argmin, "an index reduction: the kernel IR has no arg-reductions");
+  table.not_lowered(OpId::norm_ScalarOpt_dim, "p-norms (0, inf, fractional p) are not lowered yet");
+  table.not_lowered(OpId::norm_Scalar, "p-norms (0, inf, fractional p) are not lowered yet");
 }
 
 }  // namespace lz::passes::detail

@@ -71,6 +71,10 @@ LZ_FLOAT_OP(TanOp, vm::tan(x), std::tan(x))
 LZ_FLOAT_OP(TanhOp, vm::tanh(x), std::tanh(x))
 LZ_FLOAT_OP(SigmoidOp, vm::sigmoid(x), 1.0 / (1.0 + std::exp(-x)))
 LZ_FLOAT_OP(ErfOp, vm::erf(x), std::erf(x))
+// hardswish = x relu6(x + 3) / 6 (NaN stays NaN: std::max/min return their
+// first argument when a comparison with NaN is false).
+LZ_FLOAT_OP(HardswishOp, x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f,
+            x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0)
 // gelu = x/2 (1 + erf(x/sqrt 2)) = x/2 erfc(-x/sqrt 2); erfc keeps the
 // negative tail accurate in double too.
 LZ_FLOAT_OP(GeluOp, vm::gelu(x), 0.5 * x * std::erfc(-x * 0.70710678118654752440))
@@ -144,6 +148,7 @@ void tanh_impl(const Tensor& out, const Tensor& self) { floating_kernel(out, sel
 void sigmoid_impl(const Tensor& out, const Tensor& self) { floating_kernel(out, self, SigmoidOp{}); }
 void erf_impl(const Tensor& out, const Tensor& self) { floating_kernel(out, self, ErfOp{}); }
 void silu_impl(const Tensor& out, const Tensor& self) { floating_kernel(out, self, SiluOp{}); }
+void hardswish_impl(const Tensor& out, const Tensor& self) { floating_kernel(out, self, HardswishOp{}); }
 
 void gelu_impl(const Tensor& out, const Tensor& self, std::string_view approximate) {
   if (approximate == "tanh") {

@@ -30,6 +30,7 @@ void sigmoid_impl(const Tensor& out, const Tensor& self);
 void relu_impl(const Tensor& out, const Tensor& self);
 void gelu_impl(const Tensor& out, const Tensor& self, std::string_view approximate);
 void silu_impl(const Tensor& out, const Tensor& self);
+void hardswish_impl(const Tensor& out, const Tensor& self);
 void erf_impl(const Tensor& out, const Tensor& self);
 void floor_impl(const Tensor& out, const Tensor& self);
 void ceil_impl(const Tensor& out, const Tensor& self);

@@ -90,6 +90,7 @@ TensorMeta gelu(const Tensor& self, std::string_view approximate) {
 }
 
 TensorMeta silu(const Tensor& self) { return floating_only("silu", self); }
+TensorMeta hardswish(const Tensor& self) { return floating_only("hardswish", self); }
 
 TensorMeta logical_not(const Tensor& self) { return bool_result("logical_not", self); }
 TensorMeta isnan(const Tensor& self) { return bool_result("isnan", self); }

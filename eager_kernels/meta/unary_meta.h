@@ -44,6 +44,7 @@ TensorMeta erf(const Tensor& self);
 // (erf form) or 'tanh' (ValueError otherwise).
 TensorMeta gelu(const Tensor& self, std::string_view approximate);
 TensorMeta silu(const Tensor& self);
+TensorMeta hardswish(const Tensor& self);
 
 // Bool results for every dtype.
 TensorMeta logical_not(const Tensor& self);

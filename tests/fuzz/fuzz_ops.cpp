@@ -286,6 +286,8 @@ std::vector<FuzzOp> build() {
       {"tanh", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::tanh(a[0]); }},
       {"sigmoid", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::sigmoid(a[0]); }},
       {"silu", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::silu(a[0]); }},
+      {"hardswish", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::hardswish(a[0]); }},
+      {"tan", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::tan(a[0]); }},
       {"gelu", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::gelu(a[0]); }},
       {"erf", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::erf(a[0]); }},
       {"log", One, Rounded, false, 1, none, [](const Args& a, const Step&) { return lz::log(a[0]); }},
@@ -304,6 +306,8 @@ std::vector<FuzzOp> build() {
       {"bitwise_not", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::bitwise_not(a[0]); }},
       {"to.float", One, Rounded, false, 0, a_float_cast, [](const Args& a, const Step& s) { return a[0].to(s.cast); }},
       {"to.int", One, Disc, false, 0, an_int_cast, [](const Args& a, const Step& s) { return a[0].to(s.cast); }},
+      {"to.options", One, Rounded, false, 0, a_float_cast,
+       [](const Args& a, const Step& s) { return a[0].to(lz::TensorOptions(s.cast)); }},
       {"isinf", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::isinf(a[0]); }},
       {"zeros_like", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::zeros_like(a[0]); }},
       {"ones_like", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::ones_like(a[0]); }},
@@ -334,6 +338,38 @@ std::vector<FuzzOp> build() {
       {"clamp", One, Exact, false, 0, clamp_bounds, [](const Args& a, const Step& s) { return clamp_of(a[0], s, false); }},
       {"gt.scalar", One, Disc, false, 0, a_value, [](const Args& a, const Step& s) { return a[0].gt(value_of(s)); }},
       {"eq.scalar", One, Disc, false, 0, a_value, [](const Args& a, const Step& s) { return a[0].eq(value_of(s)); }},
+      {"ne.scalar", One, Disc, false, 0, a_value, [](const Args& a, const Step& s) { return a[0].ne(value_of(s)); }},
+      {"lt.scalar", One, Disc, false, 0, a_value, [](const Args& a, const Step& s) { return a[0].lt(value_of(s)); }},
+      {"le.scalar", One, Disc, false, 0, a_value, [](const Args& a, const Step& s) { return a[0].le(value_of(s)); }},
+      {"ge.scalar", One, Disc, false, 0, a_value, [](const Args& a, const Step& s) { return a[0].ge(value_of(s)); }},
+      {"div.scalar.floor", One, Disc, false, 0, a_nonzero_value,
+       [](const Args& a, const Step& s) { return lz::div(a[0], value_of(s), "floor"); }},
+      {"clamp_min.scalar", One, Exact, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::clamp_min(a[0], value_of(s)); }},
+      {"clamp_max.scalar", One, Exact, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::clamp_max(a[0], value_of(s)); }},
+      {"bitwise_and.scalar", One, Disc, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::bitwise_and(a[0], value_of(s)); }},
+      {"bitwise_or.scalar", One, Disc, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::bitwise_or(a[0], value_of(s)); }},
+      {"bitwise_xor.scalar", One, Disc, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::bitwise_xor(a[0], value_of(s)); }},
+      // ---- A number first ----
+      {"pow.scalar_base", One, Rounded, false, 0, [](Rng& rng, const Args&, Step& s) {
+         // Positive bases: a negative one to a fractional power is NaN, to
+         // a negative integer power an error for integer tensors.
+         s.value = rng.pick(std::vector<double>{2.0, 0.5, 1.5});
+         s.value_is_int = false;
+         return true;
+       }, [](const Args& a, const Step& s) { return lz::pow(value_of(s), a[0]); }},
+      {"remainder.scalar_self", One, Disc, false, 1, a_value,
+       [](const Args& a, const Step& s) { return lz::remainder(value_of(s), a[0]); }},
+      {"bitwise_and.scalar_self", One, Disc, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::bitwise_and(value_of(s), a[0]); }},
+      {"bitwise_or.scalar_self", One, Disc, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::bitwise_or(value_of(s), a[0]); }},
+      {"bitwise_xor.scalar_self", One, Disc, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::bitwise_xor(value_of(s), a[0]); }},
       // ---- Binary element-wise ----
       {"add", Two, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::add(a[0], a[1]); }},
       {"sub", Two, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::sub(a[0], a[1]); }},
@@ -350,6 +386,9 @@ std::vector<FuzzOp> build() {
       {"eq", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].eq(a[1]); }},
       {"lt", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].lt(a[1]); }},
       {"ge", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].ge(a[1]); }},
+      {"gt", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].gt(a[1]); }},
+      {"lerp.scalar", Two, Rounded, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::lerp(a[0], a[1], value_of(s)); }},
       {"le", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].le(a[1]); }},
       {"ne", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].ne(a[1]); }},
       {"logical_or", Two, Disc, false, 0, none, [](const Args& a, const Step&) { return a[0].logical_or(a[1]); }},
@@ -369,6 +408,15 @@ std::vector<FuzzOp> build() {
        [](const Args& a, const Step&) { return lz::where(a[0], a[1], a[2]); }},
       {"masked_fill", Operands::Mask, Exact, false, 0, a_value,
        [](const Args& a, const Step& s) { return lz::masked_fill(a[0], a[1], value_of(s)); }},
+      // The value as a 0-dim eager tensor (captured by lazy programs).
+      {"masked_fill.tensor", Operands::Mask, Exact, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::masked_fill(a[0], a[1], lz::scalar_tensor(value_of(s))); }},
+      {"where.scalar_other", Operands::Where, Exact, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::where(a[0], a[1], value_of(s)); }},
+      {"where.scalar_self", Operands::Where, Exact, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::where(a[0], value_of(s), a[2]); }},
+      {"where.scalars", Operands::Where, Exact, false, 0, a_value,
+       [](const Args& a, const Step& s) { return lz::where(a[0], value_of(s), lz::Scalar(-1)); }},
       // ---- Reductions ----
       {"sum", One, Exact, false, 0, reduce_dims,
        [](const Args& a, const Step& s) { return lz::sum(a[0], s.ints, keepdim(s)); }},
@@ -380,6 +428,17 @@ std::vector<FuzzOp> build() {
       {"amin", One, Exact, false, 0, reduce_dims,
        [](const Args& a, const Step& s) { return lz::amin(a[0], s.ints, keepdim(s)); }},
       {"max.all", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::max(a[0]); }},
+      {"mean.all", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::mean(a[0]); }},
+      {"prod.all", One, Rounded, false, 0, [](Rng&, const Args& a, Step&) { return a[0].numel() <= 48; },
+       [](const Args& a, const Step&) { return lz::prod(a[0]); }},
+      {"max.dim", One, Exact, false, 0, reduce_one_dim,
+       [](const Args& a, const Step& s) { return std::get<0>(lz::max(a[0], s.ints.at(0), keepdim(s))); }},
+      {"min.dim", One, Exact, false, 0, reduce_one_dim,
+       [](const Args& a, const Step& s) { return std::get<0>(lz::min(a[0], s.ints.at(0), keepdim(s))); }},
+      {"norm.all", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::norm(a[0]); }},
+      {"any.all", One, Disc, false, 0, none, [](const Args& a, const Step&) { return lz::any(a[0]); }},
+      {"all", One, Disc, false, 0, reduce_one_dim,
+       [](const Args& a, const Step& s) { return lz::all(a[0], s.ints.at(0), keepdim(s)); }},
       {"min.all", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::min(a[0]); }},
       {"prod", One, Rounded, false, 0, short_product,
        [](const Args& a, const Step& s) { return lz::prod(a[0], s.ints.at(0), keepdim(s)); }},
@@ -427,6 +486,7 @@ std::vector<FuzzOp> build() {
       {"unsqueeze", One, Exact, false, 0, unsqueeze_dim,
        [](const Args& a, const Step& s) { return lz::unsqueeze(a[0], s.ints.at(0)); }},
       {"squeeze", One, Exact, false, 0, one_dim, [](const Args& a, const Step& s) { return lz::squeeze(a[0], s.ints.at(0)); }},
+      {"squeeze.all", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::squeeze(a[0]); }},
       {"slice", One, Exact, false, 0, a_slice,
        [](const Args& a, const Step& s) { return lz::slice(a[0], s.ints.at(0), s.ints.at(1), s.ints.at(2), s.ints.at(3)); }},
       {"select", One, Exact, false, 0, a_select,
@@ -444,6 +504,8 @@ std::vector<FuzzOp> build() {
       {"triu", One, Exact, false, 0, a_diagonal, [](const Args& a, const Step& s) { return lz::triu(a[0], s.ints.at(0)); }},
       {"pad", One, Exact, false, 0, a_padding,
        [](const Args& a, const Step& s) { return lz::constant_pad_nd(a[0], s.ints, value_of(s)); }},
+      {"pad.composite", One, Exact, false, 0, a_padding,
+       [](const Args& a, const Step& s) { return lz::pad(a[0], s.ints, "constant", s.value); }},
       {"index_select", One, Exact, false, 0, an_index, [](const Args& a, const Step& s) {
          return lz::index_select(a[0], static_cast<int64_t>(s.value), index_of(s));
        }},
@@ -496,13 +558,14 @@ std::vector<FuzzOp> build() {
   };
   // exp(x + d) = exp(x) exp(d): an error d in x becomes a relative error d in the result.
   for (FuzzOp& op : ops) {
-    for (std::string_view n : {"exp", "expm1", "exp2", "exp_", "pow", "pow.scalar", "logsumexp", "softmax", "log_softmax"}) {
+    for (std::string_view n : {"exp", "expm1", "exp2", "exp_", "pow", "pow.scalar", "pow.scalar_base", "logsumexp", "softmax",
+                               "log_softmax"}) {
       if (op.name == n) op.amplifies = true;
     }
     for (std::string_view n : {"softmax", "log_softmax", "layer_norm", "rms_norm", "cumsum"}) {
       if (op.name == n) op.sums_inside = true;
     }
-    for (std::string_view n : {"reshape", "flatten", "contiguous", "to.float", "to.int"}) {
+    for (std::string_view n : {"reshape", "flatten", "contiguous", "to.float", "to.int", "to.options"}) {
       if (op.name == n) op.aliasing_unspecified = true;
     }
     if (op.name == "expand_as") op.sizes_only_args = 0b10;
@@ -510,7 +573,7 @@ std::vector<FuzzOp> build() {
     if (op.name == "to_eager") op.eager_result = true;
     if (op.name == "index_select.any") op.data_dependent_error = true;
     op.scalar_value = op.attrs == a_value || op.attrs == a_nonzero_value || op.attrs == clamp_bounds ||
-                      op.name == "pow.scalar";
+                      op.name == "pow.scalar" || op.name == "pow.scalar_base";
   }
   return ops;
 }

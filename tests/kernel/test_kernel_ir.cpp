@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 #include <string>
 
+#include "core/error.h"
 #include "tests/kernel/kernel_test_util.h"
 
 using namespace lz;
@@ -42,6 +44,26 @@ TEST_CASE("kernel ir: names and arities", "[kernel]") {
   CHECK(to_string(ViewStep::Kind::AsStrided) == "as_strided");
   CHECK(to_string(ReduceOp::Prod) == "prod");
   CHECK(to_string(ReduceOp::Any) == "any");
+}
+
+TEST_CASE("kernel ir: the scalar operation traits", "[kernel]") {
+  std::set<std::string_view> names;
+  for (size_t i = 0; i < kNumScalarOps; ++i) {
+    const ScalarOp op = static_cast<ScalarOp>(i);
+    INFO(to_string(op));
+    CHECK(names.insert(to_string(op)).second);  // printed names are unique
+    CHECK((arity(op) >= 0 && arity(op) <= 3));
+    CHECK(cost(op) >= 1);
+  }
+  CHECK_FALSE(is_valid(static_cast<ScalarOp>(kNumScalarOps)));
+  CHECK_THROWS_AS(traits(static_cast<ScalarOp>(kNumScalarOps)), InternalError);
+  CHECK(traits(ScalarOp::Exp).domain == ScalarOpDomain::Floating);
+  CHECK(traits(ScalarOp::BitwiseAnd).domain == ScalarOpDomain::Integral);
+  CHECK(traits(ScalarOp::Add).domain == ScalarOpDomain::Any);
+  CHECK(traits(ScalarOp::Sigmoid).cost == ScalarOpCost::Transcendental);
+  CHECK(cost(ScalarOp::Div) == 2);
+  CHECK(cost(ScalarOp::Sqrt) == 4);
+  CHECK(cost(ScalarOp::Mul) == 1);
 }
 
 TEST_CASE("kernel ir: the builder deduplicates and appends stages", "[kernel]") {

@@ -6,12 +6,17 @@
 // the call. Random operators must draw exactly what they draw eagerly.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <string>
 
 #include "core/dispatcher.h"
+#include "lazy/api.h"
 #include "lazy/config.h"
+#include "lazy/metrics.h"
+#include "passes/lowering.h"
 #include "tests/op_table/entry_tests.h"
 #include "tests/op_table/op_runner.h"
+#include "tests/op_table/operator_coverage.h"
 #include "tests/op_table/tensor_access.h"
 
 namespace {
@@ -179,6 +184,71 @@ TEST_CASE("lazy snapshots: eager in-place and out= writes leave values taken bef
   }
   CHECK(inplace_checked > 300);
   CHECK(out_checked > 300);
+}
+
+// Completeness: an operator with a lowering runs in compiled kernels. For
+// each entry, the operators its eager forms reach (lzt::operators_called)
+// that have a lowering must take no eager step in the lazy functional runs
+// unless the planner named a reason for that node (integer division, a
+// dtype), and the entry must run at least one kernel. A lowering that is
+// registered but never used (a broken id, a planner that skips it) fails.
+TEST_CASE("lazy op table: every lowered operator runs in kernels", "[lazy][op_table][completeness]") {
+  const lz::passes::LoweringTable& table = lz::passes::lowering_table();
+  // Whether a kernel runs is the question, not the machine code: the
+  // interpreter runs them (the entries' own tests compile every kernel).
+  const lz::lazy::Settings saved = lz::lazy::settings();
+  lz::lazy::Settings interpreted = saved;
+  interpreted.jit_threshold = std::numeric_limits<decltype(saved.jit_threshold)>::max();
+  lz::lazy::set_settings(interpreted);
+  int entries_checked = 0;
+  for (const lzt::OpInfo& op : lzt::op_table()) {
+    if (is_random(op)) continue;
+    std::vector<lz::OpId> lowered;
+    for (lz::OpId id : lzt::operators_called(op, lzt::Forms::Functional)) {
+      if (table.find(id) != nullptr) lowered.push_back(id);
+    }
+    if (lowered.empty()) continue;
+    lz::lazy::clear_executable_cache();
+    lz::lazy::reset_metrics();
+    for (lz::ScalarType dtype : op.dtypes) {
+      for (const lzt::SampleInput& sample : op.samples(dtype)) {
+        try {
+          eager_outputs(op.op(lazy_sample(sample)));
+        } catch (const std::exception&) {
+          // Inputs the operator rejects: the eager suite checks the error.
+        }
+      }
+    }
+    const lz::lazy::LazyMetrics m = lz::lazy::metrics();
+    bool needs_kernel = false, every_one_refused = true;
+    std::string names;
+    for (lz::OpId id : lowered) {
+      const std::string name(lz::op_name(id));
+      // Refused by the lowering itself (integer division, a dtype): a lost
+      // lookup would say "no lowering" instead.
+      bool refused = false;
+      for (const auto& [what, count] : m.not_fused) {
+        if (what.rfind(name + ": ", 0) != 0) continue;
+        const std::string_view reason = std::string_view(what).substr(name.size() + 2);
+        refused = refused || !(reason.starts_with("no lowering") || reason.starts_with("not lowered"));
+      }
+      INFO(op.name << ": " << name << " took " << lz::lazy::count_of(m.eager_steps, name) << " eager steps\n"
+                   << m.report());
+      CHECK((lz::lazy::count_of(m.eager_steps, name) == 0 || refused));
+      // A clone of a value is the value (the simplifier removes it: a pure
+      // graph has no copies), so it needs no kernel of its own.
+      if (id == lz::OpId::clone) continue;
+      needs_kernel = true;
+      every_one_refused = every_one_refused && refused;
+      names += " " + name;
+    }
+    if (!needs_kernel) continue;
+    INFO(op.name << " ran no kernel, though it calls lowered operators:" << names << "\n" << m.report());
+    CHECK((m.kernels_launched + m.kernels_interpreted > 0 || every_one_refused));
+    ++entries_checked;
+  }
+  lz::lazy::set_settings(saved);
+  CHECK(entries_checked > 100);
 }
 
 }  // namespace

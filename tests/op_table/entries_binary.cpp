@@ -44,6 +44,24 @@ double power(ScalarType result, double x, double y) {
   return static_cast<double>(static_cast<int64_t>(r));
 }
 
+// A number first, a tensor second (remainder(3, x)): the overloads libtorch
+// implements by wrapping the number, checked against `ref(number, x)`.
+OpInfo scalar_self_entry(const std::string& name, std::vector<ScalarType> dtypes,
+                         Tensor (*fn)(const Scalar&, const Tensor&), std::function<double(double, double)> ref,
+                         std::vector<lz::IValue> numbers, Domain domain = {}) {
+  OpInfo op;
+  op.name = name;
+  op.dtypes = std::move(dtypes);
+  op.samples = [numbers, domain](ScalarType dt) { return with_kwarg(unary_samples(dt, domain), "self", numbers); };
+  op.op = [fn](const SampleInput& s) { return std::vector<Tensor>{fn(s.scalar_arg("self"), s[0])}; };
+  op.reference = [ref](const SampleInput& s) {
+    const Scalar a = s.scalar_arg("self");
+    const ScalarType r = lz::result_type(s[0], a);
+    return std::vector<Expected>{map_reference(s[0], r, [ref, v = as_stored(r, a.to_double())](double y) { return ref(v, y); })};
+  };
+  return op;
+}
+
 // ---- Error inputs ---------------------------------------------------------------
 
 std::vector<ErrorInput> broadcast_errors(const std::string& name) {
@@ -314,6 +332,9 @@ void add_arithmetic(std::vector<OpInfo>& t) {
        [](Tensor& a, const Scalar& s) { a.remainder_(s); },
        [](Tensor& o, const Tensor& a, const Scalar& s) { lz::remainder_out(o, a, s); }},
       python_mod, same_dtype, {lz::IValue(int64_t{3}), lz::IValue(int64_t{-5}), lz::IValue(-2.5)}));
+  // Nonzero divisors: an integral zero raises (the remainder entry checks it).
+  t.push_back(scalar_self_entry("remainder.Scalar_Tensor", numeric_types(), lz::remainder, python_mod,
+                                {lz::IValue(int64_t{7}), lz::IValue(-2.5)}, kNonzero));
   {
     OpInfo op = binary_entry(
         "atan2", all_types(),
@@ -408,6 +429,7 @@ void add_comparisons(std::vector<OpInfo>& t) {
     const char* name;
     Tensor (*op)(const Tensor&, const Tensor&);
     Tensor (*op_s)(const Tensor&, const Scalar&);
+    Tensor (*op_scalar_self)(const Scalar&, const Tensor&);
     Tensor& (Tensor::*inplace)(const Tensor&);
     Tensor& (*inplace_s)(Tensor&, const Scalar&);
     Tensor& (*out)(Tensor&, const Tensor&, const Tensor&);
@@ -415,11 +437,11 @@ void add_comparisons(std::vector<OpInfo>& t) {
     int64_t (*ref)(int64_t, int64_t);
   };
   const Bitwise bitwises[] = {
-      {"bitwise_and", lz::bitwise_and, lz::bitwise_and, &Tensor::bitwise_and_, lz::bitwise_and_, lz::bitwise_and_out,
+      {"bitwise_and", lz::bitwise_and, lz::bitwise_and, lz::bitwise_and, &Tensor::bitwise_and_, lz::bitwise_and_, lz::bitwise_and_out,
        lz::bitwise_and_out, [](int64_t a, int64_t b) { return a & b; }},
-      {"bitwise_or", lz::bitwise_or, lz::bitwise_or, &Tensor::bitwise_or_, lz::bitwise_or_, lz::bitwise_or_out,
+      {"bitwise_or", lz::bitwise_or, lz::bitwise_or, lz::bitwise_or, &Tensor::bitwise_or_, lz::bitwise_or_, lz::bitwise_or_out,
        lz::bitwise_or_out, [](int64_t a, int64_t b) { return a | b; }},
-      {"bitwise_xor", lz::bitwise_xor, lz::bitwise_xor, &Tensor::bitwise_xor_, lz::bitwise_xor_, lz::bitwise_xor_out,
+      {"bitwise_xor", lz::bitwise_xor, lz::bitwise_xor, lz::bitwise_xor, &Tensor::bitwise_xor_, lz::bitwise_xor_, lz::bitwise_xor_out,
        lz::bitwise_xor_out, [](int64_t a, int64_t b) { return a ^ b; }},
   };
   for (const Bitwise& b : bitwises) {
@@ -445,6 +467,8 @@ void add_comparisons(std::vector<OpInfo>& t) {
         {b.op_s, [f = b.inplace_s](Tensor& a, const Scalar& s) { f(a, s); },
          [f = b.out_s](Tensor& o, const Tensor& a, const Scalar& s) { f(o, a, s); }},
         ref, same_dtype, {lz::IValue(int64_t{6}), lz::IValue(int64_t{-2}), lz::IValue(true)}));
+    t.push_back(scalar_self_entry(name + ".Scalar_Tensor", integral_and_bool_types(), b.op_scalar_self, ref,
+                                  {lz::IValue(int64_t{6}), lz::IValue(true)}));
   }
 }
 

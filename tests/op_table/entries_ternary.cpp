@@ -107,13 +107,24 @@ void add_ternary_ops(std::vector<OpInfo>& t) {
       std::vector<SampleInput> both = with_kwarg(s, "other", {lz::IValue(int64_t{2})});
       both = with_kwarg(both, "self", {lz::IValue(0.5), lz::IValue(int64_t{-7})});
       out.insert(out.end(), both.begin(), both.end());
+      // A number where the condition holds, a tensor elsewhere (where.ScalarSelf).
+      std::vector<SampleInput> self_only = with_kwarg(s, "self", {lz::IValue(int64_t{3}), lz::IValue(-0.5)});
+      for (SampleInput& x : self_only) x.description += " (number self)";
+      out.insert(out.end(), self_only.begin(), self_only.end());
       return out;
     };
     op.op = [](const SampleInput& s) {
+      if (!s.has("other")) return std::vector<Tensor>{lz::where(s[0], s.scalar_arg("self"), s[1])};
       if (s.has("self")) return std::vector<Tensor>{lz::where(s[0], s.scalar_arg("self"), s.scalar_arg("other"))};
       return std::vector<Tensor>{lz::where(s[0], s[1], s.scalar_arg("other"))};
     };
     op.reference = [](const SampleInput& s) {
+      if (!s.has("other")) {
+        const ScalarType r = lz::result_type(s[1], s.scalar_arg("self"));
+        const double a = as_stored(r, s.scalar_arg("self").to_double());
+        return std::vector<Expected>{
+            map_reference(s[0], s[1], r, [a](double c, double x) { return c != 0 ? a : x; })};
+      }
       const Scalar other = s.scalar_arg("other");
       if (s.has("self")) {
         lz::ResultTypeState st;

@@ -131,6 +131,12 @@ void add_unary_ops(std::vector<OpInfo>& t) {
     t.push_back(std::move(op));
   }
   {
+    OpInfo op = entry("hardswish", float_types(), LZT_UNARY_FNS(hardswish),
+                      [](double x) { return x <= -3 ? 0.0 * x : x >= 3 ? x : x * (x + 3) / 6; });
+    add_errors(op, {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64});
+    t.push_back(std::move(op));
+  }
+  {
     OpInfo op;
     op.name = "gelu";
     op.dtypes = float_types();
