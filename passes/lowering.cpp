@@ -22,15 +22,13 @@ ScalarType LowerContext::operand_dtype(uint32_t operand) const {
   return g_.value(n_.operands.at(operand)).type.dtype;
 }
 
-const ir::Arg& LowerContext::arg(std::string_view name) const {
-  const std::optional<size_t> i = n_.op->schema.argument_index(name);
-  const ir::Arg* a = i && *i < n_.num_args ? &g_.args(n_)[*i] : nullptr;
-  LZ_INTERNAL_ASSERT(a != nullptr, "lowering of ", n_.op->name, ": no argument '", name, "'");
-  return *a;
+const ir::Arg& LowerContext::arg(uint32_t argument) const {
+  LZ_INTERNAL_ASSERT(argument < n_.num_args, "lowering of ", n_.op->name, ": no argument ", argument);
+  return g_.args(n_)[argument];
 }
 
-uint32_t LowerContext::tensor_arg(std::string_view name) const {
-  const ir::Arg& a = arg(name);
+uint32_t LowerContext::tensor_arg(uint32_t argument) const {
+  const ir::Arg& a = arg(argument);
   return a.kind == ir::ArgKind::Tensor ? a.index : ir::kNone;
 }
 
@@ -44,8 +42,8 @@ ir::ExprId LowerContext::scalar_value(const ir::Arg& a, ScalarType dtype) {
   return b_.param(a.index, dtype);
 }
 
-ir::ExprId LowerContext::scalar(std::string_view name, ScalarType dtype, double fallback) {
-  const ir::Arg& a = arg(name);
+ir::ExprId LowerContext::scalar(uint32_t argument, ScalarType dtype, double fallback) {
+  const ir::Arg& a = arg(argument);
   if (a.kind != ir::ArgKind::Scalar) return b_.constant(fallback, dtype);
   return scalar_value(a, dtype);
 }
@@ -70,8 +68,8 @@ bool LowerContext::is_wrapped_number(uint32_t operand) const {
          g_.input_data(producer.input_index).unsafe_get_impl()->is_wrapped_number();
 }
 
-bool LowerContext::scalar_is(std::string_view name, double v) const {
-  const ir::Arg& a = arg(name);
+bool LowerContext::scalar_is(uint32_t argument, double v) const {
+  const ir::Arg& a = arg(argument);
   if (a.kind != ir::ArgKind::Scalar) return false;
   const Scalar& s = g_.scalar(a.index);
   return ir::is_special_scalar(s) && s.to_double() == v;
@@ -104,6 +102,16 @@ namespace {
 bool supported_dtype(ScalarType t) { return t != ScalarType::Undefined; }
 
 }  // namespace
+
+uint32_t detail::shared_argument(std::initializer_list<OpId> ops, std::string_view name) {
+  LZ_INTERNAL_ASSERT(ops.size() > 0, "shared_argument '", name, "' of no operator");
+  const size_t position = argument_position(*ops.begin(), name);
+  for (OpId op : ops) {
+    LZ_INTERNAL_ASSERT(argument_position(op, name) == position, "argument '", name, "' of ", op_name(op),
+                       " is not at position ", position, " as in ", op_name(*ops.begin()));
+  }
+  return static_cast<uint32_t>(position);
+}
 
 void LoweringTable::add(OpId op, const Lowering& l) {
   Entry& e = entries_[static_cast<size_t>(op)];

@@ -33,20 +33,21 @@ class LowerContext {
   // point, converted to `dtype`.
   ir::ExprId operand(uint32_t operand, ScalarType dtype);
   ScalarType operand_dtype(uint32_t operand) const;
-  // The schema argument `name` (must exist).
-  const ir::Arg& arg(std::string_view name) const;
-  // The operand index of Tensor argument `name`; kNone when it is None.
-  uint32_t tensor_arg(std::string_view name) const;
-  // Runtime Scalar argument `name` as an expression of `dtype`; `fallback`
-  // when the argument is None.
-  ir::ExprId scalar(std::string_view name, ScalarType dtype, double fallback = 0);
+  // Schema argument `argument` (a position, resolved once from the schema:
+  // argument_position in core/op_id.h, shared_argument below; must exist).
+  const ir::Arg& arg(uint32_t argument) const;
+  // The operand index of Tensor argument `argument`; kNone when it is None.
+  uint32_t tensor_arg(uint32_t argument) const;
+  // Runtime Scalar argument `argument` as an expression of `dtype`;
+  // `fallback` when the argument is None.
+  ir::ExprId scalar(uint32_t argument, ScalarType dtype, double fallback = 0);
   // Schema argument `argument`, a tensor or a number (mul.Tensor and
   // mul.Scalar share one lowering), as the eager kernel computing in
   // `kernel_dtype` sees it: converted to that dtype, in its compute dtype
   // (a number for an f16/bf16 kernel is rounded to f16/bf16 first).
   ir::ExprId input(uint32_t argument, ScalarType kernel_dtype);
-  // Whether Scalar argument `name` is the special (hashed) value `v`.
-  bool scalar_is(std::string_view name, double v) const;
+  // Whether Scalar argument `argument` is the special (hashed) value `v`.
+  bool scalar_is(uint32_t argument, double v) const;
   ScalarType out_dtype(uint32_t output = 0) const;
   // The dtype the operator computes in given schema arguments `arguments`,
   // tensors or numbers (PyTorch's result_type, wrapped numbers included).
@@ -119,6 +120,11 @@ const LoweringTable& lowering_table();
 const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string* why_not);
 
 namespace detail {
+// The position of argument `name` in each operator of `ops`, which share a
+// lowering: InternalError (at start-up) if an operator lacks it or has it
+// elsewhere. Lowering files resolve their arguments with it once.
+uint32_t shared_argument(std::initializer_list<OpId> ops, std::string_view name);
+
 // The entries, one function per family (lowering_pointwise.cpp, lowering_reduction.cpp).
 void add_pointwise_lowerings(LoweringTable& table);
 void add_reduction_lowerings(LoweringTable& table);

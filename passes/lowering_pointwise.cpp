@@ -14,6 +14,19 @@ using ir::ExprId;
 using ir::ScalarOp;
 using Kind = Lowering::Kind;
 
+// Arguments read by position, resolved once from the declared schemas.
+const uint32_t kAlpha =
+    shared_argument({OpId::add_Tensor, OpId::add_Scalar, OpId::sub_Tensor, OpId::sub_Scalar}, "alpha");
+const uint32_t kRoundingMode = shared_argument({OpId::div_Tensor_mode, OpId::div_Scalar_mode}, "rounding_mode");
+const uint32_t kExponent = shared_argument({OpId::pow_Tensor_Scalar}, "exponent");
+const uint32_t kApproximate = shared_argument({OpId::gelu}, "approximate");
+const uint32_t kClampMin = shared_argument({OpId::clamp_Tensor, OpId::clamp_min_Tensor}, "min");
+const uint32_t kClampMax = shared_argument({OpId::clamp_Tensor}, "max");
+const uint32_t kClampMaxOnly = shared_argument({OpId::clamp_max_Tensor}, "max");
+const uint32_t kLerpWeight = shared_argument({OpId::lerp_Scalar}, "weight");
+const uint32_t kAddcValue = shared_argument({OpId::addcmul, OpId::addcdiv}, "value");
+const uint32_t kFillValue = shared_argument({OpId::masked_fill_Scalar}, "value");
+
 ScalarType compute_out(LowerContext& cx) { return compute_dtype(cx.out_dtype()); }
 
 template <ScalarOp Op>
@@ -55,7 +68,7 @@ ExprId add_alpha(LowerContext& cx) {
   ir::KernelBuilder& b = cx.builder();
   if (c == ScalarType::Bool) return b.binary(ScalarOp::LogicalOr, cx.input(0, out), cx.input(1, out), c);
   ExprId other = cx.input(1, out);
-  if (!cx.scalar_is("alpha", 1)) other = b.binary(ScalarOp::Mul, other, cx.scalar("alpha", c, 1), c);
+  if (!cx.scalar_is(kAlpha, 1)) other = b.binary(ScalarOp::Mul, other, cx.scalar(kAlpha, c, 1), c);
   return b.binary(Op, cx.input(0, out), other, c);
 }
 
@@ -67,7 +80,7 @@ ExprId mul(LowerContext& cx) {
 
 ExprId div_mode(LowerContext& cx) {
   const ScalarType c = compute_out(cx);
-  const ir::Arg& mode = cx.arg("rounding_mode");
+  const ir::Arg& mode = cx.arg(kRoundingMode);
   ScalarOp op = ScalarOp::Div;
   if (mode.kind == ir::ArgKind::String) {
     const std::string_view m = cx.graph().string_at(mode);
@@ -88,13 +101,13 @@ ExprId pow_tensor_scalar(LowerContext& cx) {
   const ExprId x = cx.input(0, out);
   const auto mul = [&](ExprId l, ExprId r) { return b.binary(ScalarOp::Mul, l, r, c); };
   const auto inverse = [&](ExprId v) { return b.binary(ScalarOp::Div, b.constant(1, c), v, c); };
-  if (cx.scalar_is("exponent", 2)) return mul(x, x);
-  if (cx.scalar_is("exponent", 3)) return mul(mul(x, x), x);
+  if (cx.scalar_is(kExponent, 2)) return mul(x, x);
+  if (cx.scalar_is(kExponent, 3)) return mul(mul(x, x), x);
   if (is_floating_point(c)) {
-    if (cx.scalar_is("exponent", 0.5)) return b.unary(ScalarOp::Sqrt, x, c);
-    if (cx.scalar_is("exponent", -0.5)) return inverse(b.unary(ScalarOp::Sqrt, x, c));
-    if (cx.scalar_is("exponent", -1)) return inverse(x);
-    if (cx.scalar_is("exponent", -2)) return inverse(mul(x, x));
+    if (cx.scalar_is(kExponent, 0.5)) return b.unary(ScalarOp::Sqrt, x, c);
+    if (cx.scalar_is(kExponent, -0.5)) return inverse(b.unary(ScalarOp::Sqrt, x, c));
+    if (cx.scalar_is(kExponent, -1)) return inverse(x);
+    if (cx.scalar_is(kExponent, -2)) return inverse(mul(x, x));
   }
   return b.binary(ScalarOp::Pow, x, cx.input(1, out), c);
 }
@@ -143,7 +156,7 @@ ExprId gelu(LowerContext& cx) {
   const ScalarType c = compute_out(cx);
   ir::KernelBuilder& b = cx.builder();
   const ExprId x = cx.operand(0, c);
-  const ir::Arg& approximate = cx.arg("approximate");
+  const ir::Arg& approximate = cx.arg(kApproximate);
   const bool tanh_form = approximate.kind == ir::ArgKind::String && cx.graph().string_at(approximate) == "tanh";
   ExprId inner;
   if (tanh_form) {
@@ -171,9 +184,9 @@ ExprId clamp_bounds(LowerContext& cx, uint32_t lo, uint32_t hi) {
   if (hi != ir::kNone) x = b.binary(ScalarOp::Minimum, x, cx.operand(hi, c), c);
   return x;
 }
-ExprId clamp(LowerContext& cx) { return clamp_bounds(cx, cx.tensor_arg("min"), cx.tensor_arg("max")); }
-ExprId clamp_min(LowerContext& cx) { return clamp_bounds(cx, cx.tensor_arg("min"), ir::kNone); }
-ExprId clamp_max(LowerContext& cx) { return clamp_bounds(cx, ir::kNone, cx.tensor_arg("max")); }
+ExprId clamp(LowerContext& cx) { return clamp_bounds(cx, cx.tensor_arg(kClampMin), cx.tensor_arg(kClampMax)); }
+ExprId clamp_min(LowerContext& cx) { return clamp_bounds(cx, cx.tensor_arg(kClampMin), ir::kNone); }
+ExprId clamp_max(LowerContext& cx) { return clamp_bounds(cx, ir::kNone, cx.tensor_arg(kClampMaxOnly)); }
 
 // lerp: weight < 0.5 ? self + w (end - self) : end - (end - self)(1 - w), as PyTorch.
 ExprId lerp_with(LowerContext& cx, ExprId w) {
@@ -189,7 +202,7 @@ ExprId lerp_with(LowerContext& cx, ExprId w) {
   return b.select(is_low, low, high, c);
 }
 ExprId lerp_tensor(LowerContext& cx) { return lerp_with(cx, cx.operand(2, compute_out(cx))); }
-ExprId lerp_scalar(LowerContext& cx) { return lerp_with(cx, cx.scalar("weight", compute_out(cx))); }
+ExprId lerp_scalar(LowerContext& cx) { return lerp_with(cx, cx.scalar(kLerpWeight, compute_out(cx))); }
 
 // addcmul: self + value t1 t2; addcdiv: self + value t1 / t2.
 template <ScalarOp Op>
@@ -197,13 +210,13 @@ ExprId addc(LowerContext& cx) {
   const ScalarType c = compute_out(cx);
   ir::KernelBuilder& b = cx.builder();
   ExprId t = b.binary(Op, cx.operand(1, c), cx.operand(2, c), c);
-  if (!cx.scalar_is("value", 1)) t = b.binary(ScalarOp::Mul, cx.scalar("value", c, 1), t, c);
+  if (!cx.scalar_is(kAddcValue, 1)) t = b.binary(ScalarOp::Mul, cx.scalar(kAddcValue, c, 1), t, c);
   return b.binary(ScalarOp::Add, cx.operand(0, c), t, c);
 }
 
 ExprId masked_fill_scalar(LowerContext& cx) {
   const ScalarType c = compute_out(cx);
-  return cx.builder().select(cx.operand(1, ScalarType::Bool), cx.scalar("value", c), cx.operand(0, c), c);
+  return cx.builder().select(cx.operand(1, ScalarType::Bool), cx.scalar(kFillValue, c), cx.operand(0, c), c);
 }
 ExprId masked_fill_tensor(LowerContext& cx) {
   const ScalarType c = compute_out(cx);

@@ -25,10 +25,15 @@ uint64_t axis_bit(int64_t d, size_t rank) {
   return uint64_t{1} << static_cast<uint64_t>(d < 0 ? d + r : d);
 }
 
-// The reduction's `dim` (its second argument in every reduction schema
-// below; test_lowering_table checks it).
+// Arguments read by position, resolved once from the declared schemas.
+const uint32_t kDim = shared_argument({OpId::sum_dim_IntList, OpId::mean_dim, OpId::prod_dim_int, OpId::amax,
+                                       OpId::amin, OpId::all_dim, OpId::any_dim, OpId::var_correction,
+                                       OpId::std_correction, OpId::logsumexp},
+                                      "dim");
+const uint32_t kCorrection = shared_argument({OpId::var_correction, OpId::std_correction}, "correction");
+
+// The reduction's `dim`; nullptr for the whole-tensor reductions.
 const ir::Arg* dim_arg(const ir::Graph& g, const ir::Node& n) {
-  constexpr uint32_t kDim = 1;
   return n.num_args > kDim ? &g.args(n)[kDim] : nullptr;
 }
 
@@ -78,7 +83,7 @@ ExprId variance(LowerContext& cx) {
   const ExprId m = b.binary(ScalarOp::Div, cx.reduce(ReduceOp::Sum, x, c), n, c);
   const ExprId d = b.binary(ScalarOp::Sub, x, m, c);
   const ExprId ss = cx.reduce(ReduceOp::Sum, b.binary(ScalarOp::Mul, d, d, c), c);
-  const ExprId dof = b.binary(ScalarOp::Maximum, b.binary(ScalarOp::Sub, n, cx.scalar("correction", c, 1), c),
+  const ExprId dof = b.binary(ScalarOp::Maximum, b.binary(ScalarOp::Sub, n, cx.scalar(kCorrection, c, 1), c),
                               b.constant(0, c), c);
   return b.binary(ScalarOp::Div, ss, dof, c);
 }
