@@ -648,13 +648,6 @@ std::vector<SampleInput> conversion_samples(ScalarType t) {
   return out;
 }
 
-// Values converted as PyTorch does: integers truncate, bool is != 0.
-double converted(ScalarType target, double v) {
-  if (target == lz::kBool) return v != 0 ? 1 : 0;
-  if (is_int(target)) return round_to(target, std::trunc(v));
-  return v;
-}
-
 // Every other sample converts through TensorOptions (to.dtype_layout).
 std::vector<SampleInput> conversion_samples_with_options(ScalarType t) {
   std::vector<SampleInput> out = conversion_samples(t);
@@ -675,7 +668,7 @@ OpInfo to_entry() {
       [](const SampleInput& s) {
         const ScalarType target = s.arg("dtype").to_scalar_type();
         Expected e{lz::SizeVec(s[0].sizes().begin(), s[0].sizes().end()), target, {}};
-        for (double v : values(s[0])) e.values.push_back(converted(target, v));
+        for (double v : values(s[0])) e.values.push_back(converted_value(target, v));
         return one(std::move(e));
       },
       [](const SampleInput& s) {
@@ -718,7 +711,7 @@ OpInfo copy_entry() {
   op.inplace = [](Tensor& self, const SampleInput& s) { self.copy_(s[1]); };
   op.reference = [](const SampleInput& s) {
     Expected e{lz::SizeVec(s[0].sizes().begin(), s[0].sizes().end()), s[0].dtype(), {}};
-    for (double v : broadcast_values(s[1], s[0].sizes())) e.values.push_back(converted(s[0].dtype(), v));
+    for (double v : broadcast_values(s[1], s[0].sizes())) e.values.push_back(converted_value(s[0].dtype(), v));
     return one(std::move(e));
   };
   op.errors = [] {
@@ -737,77 +730,6 @@ OpInfo copy_entry() {
     Tensor dst = expanded ? s[0] : s[0].clone();
     dst.copy_(s[1]);
     return std::vector<Tensor>{dst};
-  };
-  return op;
-}
-
-// fill_(value) and zero_() into every writable layout.
-OpInfo fill_entry(bool zero) {
-  OpInfo op;
-  op.name = zero ? "zero_" : "fill_";
-  op.dtypes = all_types();
-  op.samples = [zero](ScalarType t) {
-    std::vector<SampleInput> out;
-    uint32_t seed = 1200;
-    for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{}, {0, 3}, {5}, {3, 4}, {300, 257}}) {
-      for (const auto& [name, x] : layouts(shape, t, seed++)) {
-        if (name.find("expanded") != std::string::npos) continue;  // not writable
-        for (const IValue& v : zero ? std::vector<IValue>{IValue(int64_t{0})}
-                                    : std::vector<IValue>{IValue(int64_t{3}), IValue(2.5), IValue(true)}) {
-          out.push_back(one_input(x, {{"value", v}}, name));
-        }
-      }
-    }
-    return out;
-  };
-  const auto write = [zero](Tensor& self, const SampleInput& s) {
-    if (zero) {
-      self.zero_();
-    } else {
-      self.fill_(s.scalar_arg("value"));
-    }
-  };
-  op.inplace = write;
-  op.op = [write](const SampleInput& s) {
-    Tensor dst = s[0].clone();
-    write(dst, s);
-    return std::vector<Tensor>{dst};
-  };
-  op.reference = [](const SampleInput& s) {
-    const double v = converted(s[0].dtype(), s.scalar_arg("value").to_double());
-    Expected e{lz::SizeVec(s[0].sizes().begin(), s[0].sizes().end()), s[0].dtype(), {}};
-    e.values.assign(static_cast<size_t>(s[0].numel()), v);
-    return one(std::move(e));
-  };
-  if (!zero) {
-    op.errors = [] {
-      return std::vector<ErrorInput>{LZT_EXPECT_ERROR(
-          ValueError, one_input(lz::zeros({3}, lz::kUInt8), {{"value", IValue(-1.5)}}, "negative into uint8"),
-          "[fill_] value: -1.5 cannot be converted to uint8 without overflow")};
-    };
-  }
-  return op;
-}
-
-// item(): the one element as a number (returned as a 0-dim tensor of self's dtype).
-OpInfo item_entry() {
-  OpInfo op;
-  op.name = "item";
-  op.dtypes = all_types();
-  op.samples = [](ScalarType t) {
-    std::vector<SampleInput> out;
-    uint32_t seed = 1300;
-    for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{}, {1}, {1, 1}}) {
-      for (const auto& [name, x] : layouts(shape, t, seed++)) out.push_back(one_input(x, {}, name));
-    }
-    return out;
-  };
-  op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::scalar_tensor(s[0].item(), s[0].dtype())}; };
-  op.reference = [](const SampleInput& s) { return one(Expected{{}, s[0].dtype(), values(s[0])}); };
-  op.errors = [] {
-    return std::vector<ErrorInput>{LZT_EXPECT_ERROR(
-        ValueError, (SampleInput{{lz::zeros({2, 3})}, {}, "6 elements"}),
-        "[item] a tensor with 6 elements cannot be converted to a Scalar (shape [2, 3])")};
   };
   return op;
 }
@@ -834,9 +756,7 @@ void add_view_ops(std::vector<OpInfo>& t) {
   t.push_back(clone_entry());
   t.push_back(to_entry());
   t.push_back(copy_entry());
-  t.push_back(fill_entry(false));
-  t.push_back(fill_entry(true));
-  t.push_back(item_entry());
+  add_fill_ops(t);
   add_view_scatter_ops(t);
 }
 

@@ -79,4 +79,18 @@ std::set<lz::OpId> operators_called(const OpInfo& op, Forms forms) {
   return recorder.seen();
 }
 
+std::vector<std::string> coverage_gaps(const std::set<lz::OpId>& reached,
+                                       const std::map<lz::OpId, std::string>& reasons,
+                                       const std::function<bool(lz::OpId)>& skip) {
+  std::vector<std::string> gaps;
+  for (size_t i = 0; i < lz::kNumOpIds; ++i) {
+    const lz::OpId id = static_cast<lz::OpId>(i);
+    if (skip && skip(id)) continue;
+    const bool is_reached = reached.count(id) != 0, has_reason = reasons.count(id) != 0;
+    if (!is_reached && !has_reason) gaps.push_back(std::string(lz::op_name(id)) + ": not reached, and no reason given");
+    if (is_reached && has_reason) gaps.push_back(std::string(lz::op_name(id)) + ": reached, so its reason is stale");
+  }
+  return gaps;
+}
+
 }  // namespace lzt

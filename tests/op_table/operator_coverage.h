@@ -4,8 +4,12 @@
 // operators they exercise.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "core/op_id.h"
 #include "tests/op_table/op_info.h"
@@ -39,5 +43,13 @@ class OperatorRecorder {
 // returns the operators called.
 enum class Forms { All, Functional };
 std::set<lz::OpId> operators_called(const OpInfo& op, Forms forms = Forms::All);
+
+// What a completeness test reports: each declared operator (except those
+// `skip` says are out of scope) that is neither in `reached` nor listed in
+// `reasons` ("<op>: not reached, and no reason given"), and each listed one
+// that is reached ("<op>: reached, so its reason is stale"). Empty: complete.
+std::vector<std::string> coverage_gaps(const std::set<lz::OpId>& reached,
+                                       const std::map<lz::OpId, std::string>& reasons,
+                                       const std::function<bool(lz::OpId)>& skip = {});
 
 }  // namespace lzt

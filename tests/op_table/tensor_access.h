@@ -253,6 +253,13 @@ inline double round_to(ScalarType t, double v) {
   }
 }
 
+// `v` converted to `target` as PyTorch converts: integers truncate, bool is != 0.
+inline double converted_value(ScalarType target, double v) {
+  if (target == lz::kBool) return v != 0 ? 1 : 0;
+  if (is_int(target)) return round_to(target, std::trunc(v));
+  return v;
+}
+
 inline std::string fmt(double v) {
   std::ostringstream os;
   os.precision(17);
