@@ -294,9 +294,15 @@ void report_missing_kernel(const OperatorEntry& e, DispatchKeySet ks, DispatchKe
   if (!e.registered) {
     LZ_FAIL(NotImplementedError, "[", e.name, "] this operator has been deregistered");
   }
-  // Tensor arguments that carry no keys at all are undefined (default-constructed).
+  // Tensor arguments that carry no keys at all are undefined (default-constructed),
+  // or a list of them is empty: nothing says which kernel to run.
   if (ks.empty() && argument_keys.empty() && !e.tensor_arguments.empty()) {
-    LZ_FAIL(ValueError, "[", e.name, "] ", e.schema.arguments()[e.tensor_arguments[0]].name,
+    const Argument& first = e.schema.arguments()[e.tensor_arguments[0]];
+    if (first.type.is_list) {
+      LZ_FAIL(ValueError, "[", e.name, "] ", first.name,
+              ": expected a non-empty list of defined tensors, got none to dispatch on");
+    }
+    LZ_FAIL(ValueError, "[", e.name, "] ", first.name,
             ": expected a defined tensor, got an undefined one (default-constructed lz::Tensor)");
   }
   std::ostringstream available;

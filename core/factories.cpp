@@ -39,7 +39,7 @@ Tensor tensor_from_values(const void* values, ScalarType source, IntArrayRef siz
   ScalarType target = source == ScalarType::Double ? default_float_dtype() : source;
   if (options.dtype_opt()) target = *options.dtype_opt();
   // Always a copy: `values` is the caller's temporary.
-  return _to_copy(view, target, options.device());
+  return _to_copy(view, TensorOptions(target).device(options.device()));
 }
 
 }  // namespace detail

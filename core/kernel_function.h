@@ -51,6 +51,8 @@ class KernelFunction {
   bool valid() const { return boxed_ != nullptr || fallthrough_; }
   bool is_fallthrough() const { return fallthrough_; }
   bool has_unboxed() const { return unboxed_ != nullptr; }
+  // detail::signature_tag of the unboxed kernel's C++ type (null if boxed).
+  const void* unboxed_signature() const { return unboxed_signature_; }
   // For unboxed kernels, the C++ signature (checked against the schema).
   const std::optional<detail::CppSignature>& cpp_signature() const { return cpp_signature_; }
 

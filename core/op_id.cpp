@@ -16,9 +16,11 @@ struct Declarations {
 
   Declarations() {
     size_t i = 0;
-#define LZ_OPERATOR(id, schema, ...) \
+// `api` (which C++ forms the public API has) is read by the generator of
+// the public API (scripts/gen_operator_api.py) only.
+#define LZ_OPERATOR(id, schema, api, ...) \
   decls[i++] = OpDecl{OpDecl::Kind::Operator, schema, TagSet{__VA_ARGS__}, OpId::kNone};
-#define LZ_INPLACE(id, functional, schema) \
+#define LZ_INPLACE(id, functional, schema, api) \
   decls[i++] = OpDecl{OpDecl::Kind::Inplace, schema, TagSet(), OpId::functional};
 #define LZ_OUT(id, functional, schema) decls[i++] = OpDecl{OpDecl::Kind::Out, schema, TagSet(), OpId::functional};
 #include "core/operators.def"

@@ -14,8 +14,8 @@
 namespace lz {
 
 enum class OpId : uint16_t {
-#define LZ_OPERATOR(id, schema, ...) id,
-#define LZ_INPLACE(id, functional, schema) id,
+#define LZ_OPERATOR(id, schema, api, ...) id,
+#define LZ_INPLACE(id, functional, schema, api) id,
 #define LZ_OUT(id, functional, schema) id,
 #include "core/operators.def"
 #undef LZ_OPERATOR

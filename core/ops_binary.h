@@ -41,7 +41,6 @@ Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_vi
 Tensor div(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode);
 Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other,
                 std::optional<std::string_view> rounding_mode);
-Tensor& div_(Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode);
 
 // self ** exponent in the promoted dtype (bool results are rejected).
 // Integers: a negative Scalar exponent is a ValueError, as in PyTorch; a
@@ -105,6 +104,7 @@ LZ_DECLARE_LOGICAL(logical_xor)
   Tensor name(const Scalar& self, const Tensor& other);                       \
   Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other);   \
   Tensor& name##_out(Tensor& out, const Tensor& self, const Scalar& other);   \
+  Tensor& name##_(Tensor& self, const Tensor& other);                         \
   Tensor& name##_(Tensor& self, const Scalar& other);
 LZ_DECLARE_BITWISE(bitwise_and)
 LZ_DECLARE_BITWISE(bitwise_or)
@@ -154,6 +154,7 @@ Tensor& clamp_max_out(Tensor& out, const Tensor& self, const Tensor& max);
 // must have self's dtype.
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight);
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight);
+Tensor& lerp_(Tensor& self, const Tensor& end, const Scalar& weight);
 Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight);
 Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Scalar& weight);
 Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight);

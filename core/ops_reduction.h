@@ -13,18 +13,18 @@ namespace lz {
 
 // Integral and bool inputs sum (and multiply) to int64 unless dtype is given.
 Tensor sum(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt);
-Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim = false,
+Tensor sum(const Tensor& self, OptionalIntArrayRef dim, bool keepdim = false,
            std::optional<ScalarType> dtype = std::nullopt);
-Tensor& sum_out(Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim = false,
+Tensor& sum_out(Tensor& out, const Tensor& self, OptionalIntArrayRef dim, bool keepdim = false,
                 std::optional<ScalarType> dtype = std::nullopt);
 Tensor& sum_out(Tensor& out, const Tensor& self, std::optional<ScalarType> dtype = std::nullopt);
 
 // Floating inputs (or a floating dtype) only: an integral input without a
 // dtype is a TypeError, as in PyTorch.
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt);
-Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim = false,
+Tensor mean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim = false,
             std::optional<ScalarType> dtype = std::nullopt);
-Tensor& mean_out(Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim = false,
+Tensor& mean_out(Tensor& out, const Tensor& self, OptionalIntArrayRef dim, bool keepdim = false,
                  std::optional<ScalarType> dtype = std::nullopt);
 
 Tensor prod(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt);
@@ -63,19 +63,20 @@ Tensor& argmin_out(Tensor& out, const Tensor& self, std::optional<int64_t> dim =
 
 // Variance / standard deviation over dim (all dims when nullopt or empty),
 // divided by N - correction (correction 1 by default). Floating inputs only.
-Tensor var(const Tensor& self, std::optional<IntArrayRef> dim = std::nullopt,
+Tensor var(const Tensor& self, OptionalIntArrayRef dim = std::nullopt,
            const std::optional<Scalar>& correction = std::nullopt, bool keepdim = false);
-Tensor std(const Tensor& self, std::optional<IntArrayRef> dim = std::nullopt,
+Tensor std(const Tensor& self, OptionalIntArrayRef dim = std::nullopt,
            const std::optional<Scalar>& correction = std::nullopt, bool keepdim = false);
-Tensor& var_out(Tensor& out, const Tensor& self, std::optional<IntArrayRef> dim = std::nullopt,
+Tensor& var_out(Tensor& out, const Tensor& self, OptionalIntArrayRef dim = std::nullopt,
                 const std::optional<Scalar>& correction = std::nullopt, bool keepdim = false);
-Tensor& std_out(Tensor& out, const Tensor& self, std::optional<IntArrayRef> dim = std::nullopt,
+Tensor& std_out(Tensor& out, const Tensor& self, OptionalIntArrayRef dim = std::nullopt,
                 const std::optional<Scalar>& correction = std::nullopt, bool keepdim = false);
 
 // Vector p-norm (p = 2 when nullopt; also 0, 1, inf, -inf and any other p)
 // over dim (all dims when empty). Floating inputs only.
 Tensor norm(const Tensor& self, const Scalar& p = 2);
 Tensor norm(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false);
+Tensor& norm_out(Tensor& out, const Tensor& self, const Scalar& p = 2);
 Tensor& norm_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim,
                  bool keepdim = false);
 

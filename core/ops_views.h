@@ -16,7 +16,7 @@ Tensor flatten(const Tensor& self, int64_t start_dim = 0, int64_t end_dim = -1);
 Tensor permute(const Tensor& self, IntArrayRef dims);
 Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1);
 Tensor t(const Tensor& self);
-Tensor expand(const Tensor& self, IntArrayRef size);
+Tensor expand(const Tensor& self, IntArrayRef size, bool implicit = false);
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length);
 Tensor slice(const Tensor& self, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
              std::optional<int64_t> end = std::nullopt, int64_t step = 1);

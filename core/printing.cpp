@@ -190,7 +190,7 @@ std::string Tensor::to_string() const {
     LZ_CHECK(hooks.to_eager != nullptr, NotImplementedError, "[print] the lazy layer is not part of this build");
     return hooks.to_eager(*this, SyncCause::Print).to_string();
   }
-  Tensor cpu = is_cpu() ? *this : _to_copy(*this, std::nullopt, Device(DeviceType::CPU));
+  Tensor cpu = is_cpu() ? *this : _to_copy(*this, Device(DeviceType::CPU));
   std::vector<std::string> suffixes;
   const std::string prefix = "tensor(";
   const std::string dtype_suffix = "dtype=lz." + std::string(lz::to_string(dtype()));

@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "core/intrusive_ptr.h"
 #include "core/layout.h"
+#include "core/optional_int_array_ref.h"
 #include "core/scalar.h"
 #include "core/tensor_impl.h"
 #include "core/tensor_options.h"
@@ -103,6 +104,8 @@ class Tensor {
   // rounding_mode: nullopt (true division), "trunc" or "floor".
   Tensor div(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
   Tensor& div_(const Tensor& other, std::optional<std::string_view> rounding_mode);
+  Tensor div(const Scalar& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor& div_(const Scalar& other, std::optional<std::string_view> rounding_mode);
   Tensor pow(const Tensor& exponent) const;
   Tensor pow(const Scalar& exponent) const;
   Tensor& pow_(const Tensor& exponent);
@@ -121,17 +124,23 @@ class Tensor {
                const std::optional<Tensor>& max = std::nullopt) const;
   Tensor& clamp_(const std::optional<Scalar>& min,
                  const std::optional<Scalar>& max = std::nullopt);
+  Tensor& clamp_(const std::optional<Tensor>& min,
+                 const std::optional<Tensor>& max = std::nullopt);
   Tensor clamp_min(const Scalar& min) const;
+  Tensor clamp_min(const Tensor& min) const;
   Tensor clamp_max(const Scalar& max) const;
+  Tensor clamp_max(const Tensor& max) const;
   Tensor lerp(const Tensor& end, const Scalar& weight) const;
   Tensor lerp(const Tensor& end, const Tensor& weight) const;
   Tensor& lerp_(const Tensor& end, const Scalar& weight);
+  Tensor& lerp_(const Tensor& end, const Tensor& weight);
   Tensor addcmul(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
   Tensor& addcmul_(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1);
   Tensor addcdiv(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
   Tensor& addcdiv_(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1);
   // self where condition, else other.
   Tensor where(const Tensor& condition, const Tensor& other) const;
+  Tensor where(const Tensor& condition, const Scalar& other) const;
   Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
   Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
   Tensor& masked_fill_(const Tensor& mask, const Scalar& value);
@@ -156,12 +165,18 @@ class Tensor {
   Tensor logical_not() const;
   Tensor& logical_not_();
   Tensor bitwise_and(const Tensor& other) const;
+  Tensor bitwise_and(const Scalar& other) const;
   Tensor bitwise_or(const Tensor& other) const;
+  Tensor bitwise_or(const Scalar& other) const;
   Tensor bitwise_xor(const Tensor& other) const;
+  Tensor bitwise_xor(const Scalar& other) const;
   Tensor bitwise_not() const;
   Tensor& bitwise_and_(const Tensor& other);
+  Tensor& bitwise_and_(const Scalar& other);
   Tensor& bitwise_or_(const Tensor& other);
+  Tensor& bitwise_or_(const Scalar& other);
   Tensor& bitwise_xor_(const Tensor& other);
+  Tensor& bitwise_xor_(const Scalar& other);
   Tensor& bitwise_not_();
   Tensor isnan() const;
   Tensor isinf() const;
@@ -219,10 +234,11 @@ class Tensor {
 
   // ---- Reductions ----------------------------------------------------------
   Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor sum(IntArrayRef dim, bool keepdim = false,
+  // nullopt dims reduce everything.
+  Tensor sum(OptionalIntArrayRef dim, bool keepdim = false,
              std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor mean(IntArrayRef dim, bool keepdim = false,
+  Tensor mean(OptionalIntArrayRef dim, bool keepdim = false,
               std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor prod(std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor prod(int64_t dim, bool keepdim = false,
@@ -238,9 +254,9 @@ class Tensor {
   Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   // correction: 1 (Bessel) by default; nullopt dims reduce everything.
-  Tensor var(std::optional<IntArrayRef> dim = std::nullopt,
+  Tensor var(OptionalIntArrayRef dim = std::nullopt,
              const std::optional<Scalar>& correction = std::nullopt, bool keepdim = false) const;
-  Tensor std(std::optional<IntArrayRef> dim = std::nullopt,
+  Tensor std(OptionalIntArrayRef dim = std::nullopt,
              const std::optional<Scalar>& correction = std::nullopt, bool keepdim = false) const;
   Tensor norm(const std::optional<Scalar>& p = 2, IntArrayRef dim = {}, bool keepdim = false) const;
   Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
@@ -264,7 +280,7 @@ class Tensor {
   std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
   Tensor index_select(int64_t dim, const Tensor& index) const;
-  Tensor gather(int64_t dim, const Tensor& index) const;
+  Tensor gather(int64_t dim, const Tensor& index, bool sparse_grad = false) const;
   Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
   Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src);
@@ -282,9 +298,10 @@ class Tensor {
   Tensor& zero_();
   Tensor clone(std::optional<MemoryFormat> memory_format = std::nullopt) const;
   // Self when already contiguous, else a contiguous copy.
-  Tensor contiguous() const;
+  Tensor contiguous(MemoryFormat memory_format = MemoryFormat::Contiguous) const;
   // Self when nothing changes (unless copy), else a converted copy.
-  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
   Tensor to(Device device, std::optional<ScalarType> dtype = std::nullopt,
             bool non_blocking = false, bool copy = false) const;
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
@@ -296,7 +313,8 @@ class Tensor {
   Tensor permute(IntArrayRef dims) const;
   Tensor transpose(int64_t dim0, int64_t dim1) const;
   Tensor t() const;
-  Tensor expand(IntArrayRef size) const;
+  // implicit: an expand the frontend inserted (PyTorch's flag; no effect).
+  Tensor expand(IntArrayRef size, bool implicit = false) const;
   Tensor expand_as(const Tensor& other) const;
   Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
   Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,

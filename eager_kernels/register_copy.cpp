@@ -1,5 +1,4 @@
 // Copies, fills, conversions and reading a value back.
-#include "core/op_call.h"
 #include "core/op_registration.h"
 #include "core/ops_copy.h"
 #include "core/ops_views.h"
@@ -20,7 +19,7 @@ Tensor zero_composite(const Tensor& self) {
 
 Tensor to_dtype_composite(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy, OptFormat) {
   if (self.dtype() == dtype && !copy) return self;
-  return _to_copy(self, dtype, std::nullopt, non_blocking);
+  return _to_copy(self, dtype, non_blocking);
 }
 
 Tensor to_dtype_layout_composite(const Tensor& self, std::optional<ScalarType> dtype,
@@ -29,14 +28,14 @@ Tensor to_dtype_layout_composite(const Tensor& self, std::optional<ScalarType> d
   const bool same = dtype.value_or(self.dtype()) == self.dtype() &&
                     device.value_or(self.device()) == self.device();
   if (same && !copy) return self;
-  return _to_copy(self, dtype, device, non_blocking);
+  return _to_copy(self, TensorOptions().dtype(dtype).device(device), non_blocking);
 }
 
 Scalar item_composite(const Tensor& self) {
   LZ_CHECK(self.defined(), ValueError, "[item] self: the tensor is undefined");
   LZ_CHECK(self.numel() == 1, ValueError, "[item] a tensor with ", self.numel(),
            " elements cannot be converted to a Scalar (shape ", shape_str(self.sizes()), ")");
-  return LZ_OP("_local_scalar_dense", Scalar(const Tensor&)).call(self);
+  return _local_scalar_dense(self);
 }
 
 Tensor as_strided_scatter_kernel(const Tensor& self, const Tensor& src, IntArrayRef size,

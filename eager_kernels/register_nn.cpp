@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 
-#include "core/op_call.h"
 #include "core/op_registration.h"
 #include "core/ops_binary.h"
 #include "core/ops_linalg.h"
@@ -24,26 +23,19 @@ namespace lz {
 
 namespace {
 
-// ---- Primitives the composites are made of, called through the dispatcher
-// by schema (so each is one node of a lazy trace). -----------------------------
+// ---- Primitives the composites are made of, each one operator called
+// through the dispatcher (so each is one node of a lazy trace). ----------------
 
 Tensor amax_keepdim(const Tensor& x, int64_t dim) {
   const int64_t dims[] = {dim};
-  return LZ_OP("amax", Tensor(const Tensor&, IntArrayRef, bool)).call(x, dims, true);
+  return lz::amax(x, dims, true);
 }
-Tensor mean_keepdim(const Tensor& x, IntArrayRef dims) {
-  return LZ_OP("mean.dim",
-               Tensor(const Tensor&, std::optional<IntArrayRef>, bool, std::optional<ScalarType>))
-      .call(x, dims, true, std::nullopt);
-}
-Tensor log_of(const Tensor& x) { return LZ_OP("log", Tensor(const Tensor&)).call(x); }
-Tensor rsqrt_of(const Tensor& x) { return LZ_OP("rsqrt", Tensor(const Tensor&)).call(x); }
-Tensor eq_scalar(const Tensor& x, const Scalar& v) {
-  return LZ_OP("eq.Scalar", Tensor(const Tensor&, const Scalar&)).call(x, v);
-}
+Tensor mean_keepdim(const Tensor& x, IntArrayRef dims) { return lz::mean(x, dims, true); }
+Tensor log_of(const Tensor& x) { return lz::log(x); }
+Tensor rsqrt_of(const Tensor& x) { return lz::rsqrt(x); }
+Tensor eq_scalar(const Tensor& x, const Scalar& v) { return lz::eq(x, v); }
 Tensor masked_fill_scalar(const Tensor& x, const Tensor& mask, const Scalar& v) {
-  return LZ_OP("masked_fill.Scalar", Tensor(const Tensor&, const Tensor&, const Scalar&))
-      .call(x, mask, v);
+  return lz::masked_fill(x, mask, v);
 }
 Tensor sum_dims(const Tensor& x, IntArrayRef dims, bool keepdim) { return sum(x, dims, keepdim); }
 

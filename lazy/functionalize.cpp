@@ -91,7 +91,7 @@ namespace {
 // value is built from other operators.
 Tensor copy_source_value(const Tensor& self, const Tensor& src) {
   Tensor s = src;
-  if (s.dtype() != self.dtype() || s.device() != self.device()) s = _to_copy(s, self.dtype(), self.device());
+  if (s.dtype() != self.dtype() || s.device() != self.device()) s = _to_copy(s, TensorOptions(self.dtype()).device(self.device()));
   if (s.sizes() != self.sizes()) s = expand(s, self.sizes());
   return s;
 }

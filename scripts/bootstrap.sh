@@ -9,7 +9,7 @@ REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${LZ_BUILD_DIR:-$REPO_DIR/build}
 
 # What each package is for: see README.md, "Dependencies".
-PACKAGES=(cmake ninja-build g++ libabsl-dev catch2 libbenchmark-dev libopenblas-dev llvm-dev)
+PACKAGES=(cmake ninja-build g++ python3 libabsl-dev catch2 libbenchmark-dev libopenblas-dev llvm-dev)
 
 missing=()
 if command -v dpkg-query >/dev/null; then

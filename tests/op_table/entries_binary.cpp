@@ -196,7 +196,7 @@ void add_arithmetic(std::vector<OpInfo>& t) {
         return trunc ? std::trunc(x / d) : std::floor(x / d);
       })};
     };
-    op.inplace = [mode_of](Tensor& self, const SampleInput& s) { lz::div_(self, s.scalar_arg("other"), mode_of(s)); };
+    op.inplace = [mode_of](Tensor& self, const SampleInput& s) { self.div_(s.scalar_arg("other"), mode_of(s)); };
     op.errors = [] {
       return std::vector<ErrorInput>{
           LZT_EXPECT_ERROR(ValueError,
