@@ -24,9 +24,6 @@ Tensor rand(IntArrayRef size, const TensorOptions& options) { return rand(size, 
 std::vector<Tensor> split(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
   return split_with_sizes(self, split_sizes, dim);
 }
-std::vector<Tensor> Tensor::split(IntArrayRef split_sizes, int64_t dim) const {
-  return split_with_sizes(*this, split_sizes, dim);
-}
 
 // ---- Losses ----------------------------------------------------------------------
 

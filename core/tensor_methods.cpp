@@ -1,8 +1,8 @@
 // Tensor methods that are not one operator each: the lazy/eager moves, data
 // access, and other argument forms of an operator's method. The methods of
 // the operators are generated (scripts/gen_operator_api.py).
-#include "core/empty_tensor.h"
 #include "core/lazy_hooks.h"
+#include "core/ops_shape.h"
 #include "core/ops_views.h"
 #include "core/tensor.h"
 
@@ -42,10 +42,14 @@ void throw_data_ptr_dtype_mismatch(const Tensor& t, ScalarType requested) {
 }
 }  // namespace detail
 
-// ---- Conversions not one operator each -------------------------------------------
+// ---- Other argument forms of an operator ---------------------------------------------
 
 Tensor Tensor::to(Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy) const {
   return to(TensorOptions().device(device).dtype(dtype), non_blocking, copy);
+}
+
+std::vector<Tensor> Tensor::split(IntArrayRef split_sizes, int64_t dim) const {
+  return split_with_sizes(*this, split_sizes, dim);
 }
 
 Tensor Tensor::operator[](int64_t index) const { return lz::select(*this, 0, index); }
