@@ -27,8 +27,6 @@ class OptionalIntArrayRef {
   OptionalIntArrayRef(const C& values) : values_(IntArrayRef(values)) {}
 
   operator std::optional<IntArrayRef>() const { return values_; }
-  bool has_value() const { return values_.has_value(); }
-  IntArrayRef operator*() const { return *values_; }
 
  private:
   std::optional<IntArrayRef> values_;

@@ -31,13 +31,6 @@ Tensor amax_keepdim(const Tensor& x, int64_t dim) {
   return lz::amax(x, dims, true);
 }
 Tensor mean_keepdim(const Tensor& x, IntArrayRef dims) { return lz::mean(x, dims, true); }
-Tensor log_of(const Tensor& x) { return lz::log(x); }
-Tensor rsqrt_of(const Tensor& x) { return lz::rsqrt(x); }
-Tensor eq_scalar(const Tensor& x, const Scalar& v) { return lz::eq(x, v); }
-Tensor masked_fill_scalar(const Tensor& x, const Tensor& mask, const Scalar& v) {
-  return lz::masked_fill(x, mask, v);
-}
-Tensor sum_dims(const Tensor& x, IntArrayRef dims, bool keepdim) { return sum(x, dims, keepdim); }
 
 ScalarType opmath_dtype(ScalarType t) {
   return t == ScalarType::Half || t == ScalarType::BFloat16 ? ScalarType::Float : t;
@@ -59,7 +52,7 @@ Tensor softmax_composite(const Tensor& self, int64_t dim, std::optional<ScalarTy
   const int64_t d[] = {dim};
   if (x.numel() == 0) return exp(x).to(result);  // amax has no identity for an empty dim
   const Tensor e = exp(x - amax_keepdim(x, dim));
-  return (e / sum_dims(e, d, true)).to(result);
+  return (e / lz::sum(e, d, true)).to(result);
 }
 
 Tensor log_softmax_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
@@ -68,7 +61,7 @@ Tensor log_softmax_composite(const Tensor& self, int64_t dim, std::optional<Scal
   const int64_t d[] = {dim};
   if (x.numel() == 0) return exp(x).to(result);
   const Tensor shifted = x - amax_keepdim(x, dim);
-  return (shifted - log_of(sum_dims(exp(shifted), d, true))).to(result);
+  return (shifted - lz::log(lz::sum(exp(shifted), d, true))).to(result);
 }
 
 // ---- layer_norm / rms_norm ---------------------------------------------------
@@ -81,7 +74,7 @@ Tensor layer_norm_composite(const Tensor& input, IntArrayRef normalized_shape,
   const Tensor x = input.to(opmath_dtype(input.dtype()));
   const Tensor centered = x - mean_keepdim(x, dims);
   const Tensor var = mean_keepdim(centered * centered, dims);
-  Tensor y = centered * rsqrt_of(var + eps);
+  Tensor y = centered * lz::rsqrt(var + eps);
   if (weight && weight->defined()) y = y * *weight;
   if (bias && bias->defined()) y = y + *bias;
   return y.to(input.dtype());
@@ -97,7 +90,7 @@ Tensor rms_norm_composite(const Tensor& input, IntArrayRef normalized_shape,
                              : static_cast<double>(std::numeric_limits<float>::epsilon());
   const SizeVec dims = last_dims(normalized_shape.size());
   const Tensor x = input.to(compute);
-  Tensor y = x * rsqrt_of(mean_keepdim(x * x, dims) + e);
+  Tensor y = x * lz::rsqrt(mean_keepdim(x * x, dims) + e);
   if (weight && weight->defined()) y = y * *weight;
   return y.to(input.dtype());
 }
@@ -213,7 +206,7 @@ Tensor cross_entropy_prob_target(const Tensor& self, const Tensor& target,
   }
   const int64_t cd[] = {class_dim};
   switch (reduction) {
-    case 0: return neg(sum_dims(prod, cd, false));
+    case 0: return neg(lz::sum(prod, cd, false));
     case 2: return neg(sum(prod));
     default:
       if (self.numel() == 0) return neg(sum(prod)) * std::numeric_limits<double>::quiet_NaN();
@@ -243,7 +236,7 @@ Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target,
   const Tensor weighted = weight && weight->defined() ? rows * weight->view({1, n_classes}) : rows;
   const int64_t one[] = {1};
   const Tensor smooth =
-      masked_fill_scalar(neg(sum_dims(weighted, one, false)), eq_scalar(flat_target, ignore_index), 0);
+      lz::masked_fill(neg(lz::sum(weighted, one, false)), lz::eq(flat_target, ignore_index), 0);
   // The reductions add in float32 for 16-bit inputs: a float16 sum over many
   // samples would overflow long before the (mean) loss does.
   const ScalarType acc = opmath_dtype(self.dtype());
