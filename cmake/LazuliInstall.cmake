@@ -9,7 +9,7 @@ install(TARGETS lazuli EXPORT lazuliTargets
 # Headers keep their module folders under include/lazuli/ so their
 # "core/..." includes resolve against include/lazuli.
 install(FILES include/lazuli/lazuli.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lazuli)
-foreach(module core ir passes lazy)
+foreach(module core ir passes lazy autograd)
   install(DIRECTORY ${module}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lazuli/${module}
     FILES_MATCHING PATTERN "*.h")
 endforeach()

@@ -27,6 +27,8 @@ class OperatorHandle {
   bool has_tag(Tag t) const { return entry_->tags.has(t); }
 
   bool has_meta() const { return static_cast<bool>(entry_->meta); }
+  // Whether a composite kernel (a decomposition into other operators) is registered.
+  bool has_composite() const { return entry_->composite.valid(); }
   // Runs the meta function on a full argument list (the last
   // schema().arguments().size() values of `stack`): output sizes, dtypes,
   // devices, raising the operator's shape/dtype errors. Stack unchanged.

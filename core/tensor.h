@@ -4,12 +4,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <source_location>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.h"
@@ -21,6 +24,10 @@
 #include "core/tensor_options.h"
 
 namespace lz {
+
+namespace autograd {
+class Node;
+}
 
 class Tensor {
  public:
@@ -69,6 +76,49 @@ class Tensor {
   bool is_lazy() const { return defined() && key_set().has(DispatchKey::Lazy); }
 
   // ---- Data access (eager CPU tensors; a lazy tensor is materialised) ------
+  // ---- Autograd (autograd/: libtorch's names and behaviour) ------------------
+  // Marks a floating-point leaf as a parameter whose gradient backward()
+  // accumulates into grad(). ValueError for integer tensors, and for
+  // switching it off on a non-leaf.
+  const Tensor& requires_grad_(bool requires_grad = true) const;
+  const Tensor& set_requires_grad(bool requires_grad) const { return requires_grad_(requires_grad); }
+  // A leaf marked requires_grad_, or a result computed from one with grad mode on.
+  bool requires_grad() const;
+  // True for tensors without history (grad_fn() is null).
+  bool is_leaf() const;
+  // The node that computes this tensor's inputs' gradients (null for leaves);
+  // grad_fn()->name() is "MulBackward" style (#include <lazuli/lazuli.h>).
+  std::shared_ptr<autograd::Node> grad_fn() const;
+  // Which output of grad_fn() this tensor is.
+  uint32_t output_nr() const;
+  // The accumulated gradient (undefined until a backward reaches this leaf).
+  const Tensor& grad() const;
+  Tensor& mutable_grad() const;
+  // Gradients of this tensor with respect to the leaves it depends on,
+  // accumulated into their grad(). `gradient` may be omitted for one-element
+  // tensors; retain_graph (default: create_graph) keeps saved values for
+  // another backward; create_graph records the backward for higher derivatives.
+  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false) const;
+  // A tensor sharing this one's values (and version counter) without history.
+  Tensor detach() const;
+  // Removes this tensor's history in place (ValueError for views of tensors with history).
+  const Tensor& detach_() const;
+  // Makes backward fill grad() of this non-leaf too.
+  void retain_grad() const;
+  bool retains_grad() const;
+  // `hook(grad)` runs when this tensor's gradient is computed; a defined
+  // result replaces the gradient. Returns the hook's index.
+  unsigned register_hook(std::function<Tensor(const Tensor&)> hook) const;
+  template <class Hook>
+    requires std::is_void_v<std::invoke_result_t<Hook, const Tensor&>>
+  unsigned register_hook(Hook hook) const {
+    return register_hook(std::function<Tensor(const Tensor&)>([hook = std::move(hook)](const Tensor& g) {
+      hook(g);
+      return Tensor();
+    }));
+  }
+
   void* data_ptr() const;
   // TypeError if T is not this tensor's element type.
   template <class T>

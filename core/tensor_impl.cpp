@@ -1,5 +1,6 @@
 #include "core/tensor_impl.h"
 
+#include "core/autograd_meta.h"
 #include "core/error.h"
 
 namespace lz {
@@ -15,7 +16,7 @@ TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef st
       version_(base.shared_version_counter().detach()),
       dtype_(base.dtype_),
       device_(base.device_),
-      key_set_(base.key_set_) {
+      key_set_(base.key_set_.remove(DispatchKey::Autograd)) {  // views get their own autograd state
   set_sizes_and_strides(sizes, strides, storage_offset);
 }
 
@@ -40,6 +41,17 @@ VersionCounter* TensorImpl::counter() const {
   intrusive_ptr<VersionCounter> fresh = make_intrusive<VersionCounter>();
   if (version_.compare_exchange_strong(v, fresh.get(), std::memory_order_acq_rel)) return fresh.detach();
   return v;  // another thread made it first; `fresh` is freed
+}
+
+AutogradMeta& TensorImpl::ensure_autograd_meta() {
+  if (!autograd_meta_) autograd_meta_ = std::make_shared<AutogradMeta>();
+  key_set_ = key_set_.add(DispatchKey::Autograd);
+  return *autograd_meta_;
+}
+
+void TensorImpl::clear_autograd_meta() {
+  autograd_meta_.reset();
+  key_set_ = key_set_.remove(DispatchKey::Autograd);
 }
 
 int64_t TensorImpl::size(int64_t dim) const { return sizes_[wrap_dim(dim, this->dim(), "size")]; }

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "core/dispatch_key_set.h"
 #include "core/intrusive_ptr.h"
@@ -14,6 +15,8 @@
 #include "core/storage.h"
 
 namespace lz {
+
+struct AutogradMeta;  // core/autograd_meta.h
 
 // Shared by a tensor and all its views; counts in-place modifications.
 class VersionCounter final : public RefCounted {
@@ -81,6 +84,16 @@ class TensorImpl : public RefCounted {
   // Adds or removes dispatch keys (the lazy layer adds Lazy).
   void set_key_set(DispatchKeySet keys) { key_set_ = keys; }
 
+  // Autograd state (core/autograd_meta.h): null for a tensor without
+  // history that does not require grad. Shared, so that a gradient hook can
+  // hold it weakly. Views do not inherit it.
+  AutogradMeta* autograd_meta() const { return autograd_meta_.get(); }
+  const std::shared_ptr<AutogradMeta>& shared_autograd_meta() const { return autograd_meta_; }
+  // The meta, made on first use; adds DispatchKey::Autograd.
+  AutogradMeta& ensure_autograd_meta();
+  // Drops the meta and DispatchKey::Autograd.
+  void clear_autograd_meta();
+
  private:
   void refresh_numel_and_contiguity();
   VersionCounter* counter() const;  // version_, made on first call
@@ -96,6 +109,7 @@ class TensorImpl : public RefCounted {
   ScalarType dtype_;
   Device device_;
   DispatchKeySet key_set_;
+  std::shared_ptr<AutogradMeta> autograd_meta_;
   bool is_contiguous_ = true;
   bool wrapped_number_ = false;
 };

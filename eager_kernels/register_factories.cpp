@@ -2,6 +2,7 @@
 // BackendSelect picks their backend from the `device` argument; the *_like
 // composites take dtype and device from self unless given.
 #include "core/factories.h"
+#include "core/local_dispatch_key_set.h"
 #include "core/op_registration.h"
 #include "eager_kernels/cpu/factory_kernels.h"
 #include "eager_kernels/meta/factory_meta.h"
@@ -16,24 +17,42 @@ using OptDevice = std::optional<Device>;
 using OptBool = std::optional<bool>;
 using OptFormat = std::optional<MemoryFormat>;
 
+// A *_like of a lazy tensor is lazy too: its factory is traced, so that an
+// optimizer's zeros_like(param) or backward's ones_like(loss) does not cut
+// the graph.
+class TraceIfLazy {
+ public:
+  explicit TraceIfLazy(const Tensor& self) {
+    if (self.is_lazy()) guard_.emplace(DispatchKey::Lazy);
+  }
+
+ private:
+  std::optional<IncludeDispatchKeyGuard> guard_;
+};
+
 TensorOptions like_options(const Tensor& self, OptDtype dtype, OptDevice device) {
   return TensorOptions(dtype.value_or(self.dtype())).device(device.value_or(self.device()));
 }
 
 Tensor empty_like_composite(const Tensor& self, OptDtype dtype, OptLayout, OptDevice device, OptBool, OptFormat) {
+  TraceIfLazy traced(self);
   return empty(self.sizes(), like_options(self, dtype, device));
 }
 Tensor zeros_like_composite(const Tensor& self, OptDtype dtype, OptLayout, OptDevice device, OptBool, OptFormat) {
+  TraceIfLazy traced(self);
   return zeros(self.sizes(), like_options(self, dtype, device));
 }
 Tensor ones_like_composite(const Tensor& self, OptDtype dtype, OptLayout, OptDevice device, OptBool, OptFormat) {
+  TraceIfLazy traced(self);
   return ones(self.sizes(), like_options(self, dtype, device));
 }
 Tensor randn_like_composite(const Tensor& self, OptDtype dtype, OptLayout, OptDevice device, OptBool, OptFormat) {
+  TraceIfLazy traced(self);
   return randn(self.sizes(), like_options(self, dtype, device));
 }
 Tensor full_like_composite(const Tensor& self, const Scalar& value, OptDtype dtype, OptLayout, OptDevice device,
                  OptBool, OptFormat) {
+  TraceIfLazy traced(self);
   return full(self.sizes(), value, like_options(self, dtype, device));
 }
 Tensor scalar_tensor_composite(const Scalar& value, OptDtype dtype, OptLayout layout, OptDevice device, OptBool) {

@@ -2,6 +2,7 @@
 // Names and argument order follow libtorch (torch::/at:: becomes lz::).
 #pragma once
 
+#include "autograd/autograd.h"
 #include "core/cpu_allocator.h"
 #include "core/cuda.h"
 #include "core/cuda_allocator.h"
