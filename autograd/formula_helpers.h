@@ -16,10 +16,6 @@ Tensor expand_reduced(const Tensor& grad, IntArrayRef input_sizes, OptionalIntAr
 // unless keepdim kept them, so that it broadcasts against the input.
 Tensor restore_reduced_dims(const Tensor& t, int64_t input_dim, OptionalIntArrayRef dims, bool keepdim);
 
-}  // namespace lz::autograd
-
-namespace lz::autograd {
-
 // Zeros of `sizes` with `like`'s dtype and device, lazy when `like` is
 // (so that a lazy backward stays one graph).
 Tensor zeros_for(const Tensor& like, IntArrayRef sizes);
