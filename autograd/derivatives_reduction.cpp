@@ -88,6 +88,19 @@ Tensor norm_backward(const Tensor& self, const Tensor& result, const Tensor& g, 
   return where(r == 0.0, Scalar(0.0), gr * scaled);
 }
 
+// max.dim/min.dim(self, dim, keepdim) -> (values, indices): the values'
+// gradient goes to the index each value was taken from.
+GradList selected_index_backward(const Ctx& c, const GradList& g) {
+  if (!g[0].defined()) return {Tensor()};
+  const IntArrayRef in = c.input_sizes(0);
+  if (in.empty()) return {g[0]};
+  const int64_t dim = wrap_dim(c.integer(1), static_cast<int64_t>(in.size()), "backward");
+  const bool keepdim = c.boolean(2);
+  const Tensor index = keepdim ? c.result(1) : c.result(1).unsqueeze(dim);
+  const Tensor grad = keepdim ? g[0] : g[0].unsqueeze(dim);
+  return {scatter(zeros_for(g[0], in), dim, index, grad)};
+}
+
 double p_arg(const Ctx& c, size_t i) { return c.arg(i).is_none() ? 2.0 : c.scalar(i).to<double>(); }
 
 // var.correction(self, dim, correction, keepdim): 2 (x - mean) / (N - correction).
@@ -133,28 +146,8 @@ const Derivative kTable[] = {
      [](const Ctx& c, const GradList& g) -> GradList { return {among_ties(c.self(), c.result(), g[0], std::nullopt, false)}; }},
     {OpId::min, saves({0}), true,
      [](const Ctx& c, const GradList& g) -> GradList { return {among_ties(c.self(), c.result(), g[0], std::nullopt, false)}; }},
-    {OpId::max_dim, 0, true,
-     [](const Ctx& c, const GradList& g) -> GradList {
-       if (!g[0].defined()) return {Tensor()};
-       const IntArrayRef in = c.input_sizes(0);
-       if (in.empty()) return {g[0]};
-       const int64_t dim = wrap_dim(c.integer(1), static_cast<int64_t>(in.size()), "max");
-       const bool keepdim = c.boolean(2);
-       const Tensor index = keepdim ? c.result(1) : c.result(1).unsqueeze(dim);
-       const Tensor grad = keepdim ? g[0] : g[0].unsqueeze(dim);
-       return {scatter(zeros_for(g[0], in), dim, index, grad)};
-     }},
-    {OpId::min_dim, 0, true,
-     [](const Ctx& c, const GradList& g) -> GradList {
-       if (!g[0].defined()) return {Tensor()};
-       const IntArrayRef in = c.input_sizes(0);
-       if (in.empty()) return {g[0]};
-       const int64_t dim = wrap_dim(c.integer(1), static_cast<int64_t>(in.size()), "min");
-       const bool keepdim = c.boolean(2);
-       const Tensor index = keepdim ? c.result(1) : c.result(1).unsqueeze(dim);
-       const Tensor grad = keepdim ? g[0] : g[0].unsqueeze(dim);
-       return {scatter(zeros_for(g[0], in), dim, index, grad)};
-     }},
+    {OpId::max_dim, 0, true, &selected_index_backward},
+    {OpId::min_dim, 0, true, &selected_index_backward},
     {OpId::amax, saves({0}), true,
      [](const Ctx& c, const GradList& g) -> GradList {
        return {among_ties(c.self(), c.result(), g[0], c.ints(1), c.boolean(2))};

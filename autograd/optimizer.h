@@ -15,6 +15,14 @@
 
 namespace lz::optim {
 
+// A chainable option of an options struct: `opts.lr(0.1)` sets it, `opts.lr()` reads it.
+#define LZ_OPTION(Self, type, name) \
+  Self& name(type value) {          \
+    name##_ = value;                \
+    return *this;                   \
+  }                                 \
+  type name() const { return name##_; }
+
 class Optimizer {
  public:
   explicit Optimizer(std::vector<Tensor> parameters);
@@ -30,18 +38,11 @@ class Optimizer {
 
 struct SGDOptions {
   explicit SGDOptions(double lr) : lr_(lr) {}
-#define LZ_OPTION(type, name)                  \
-  SGDOptions& name(type value) {               \
-    name##_ = value;                           \
-    return *this;                              \
-  }                                            \
-  type name() const { return name##_; }
-  LZ_OPTION(double, lr)
-  LZ_OPTION(double, momentum)
-  LZ_OPTION(double, dampening)
-  LZ_OPTION(double, weight_decay)
-  LZ_OPTION(bool, nesterov)
-#undef LZ_OPTION
+  LZ_OPTION(SGDOptions, double, lr)
+  LZ_OPTION(SGDOptions, double, momentum)
+  LZ_OPTION(SGDOptions, double, dampening)
+  LZ_OPTION(SGDOptions, double, weight_decay)
+  LZ_OPTION(SGDOptions, bool, nesterov)
  private:
   double lr_;
   double momentum_ = 0;
@@ -63,16 +64,9 @@ class SGD : public Optimizer {
 
 struct AdamOptions {
   explicit AdamOptions(double lr = 1e-3) : lr_(lr) {}
-#define LZ_OPTION(type, name)                  \
-  AdamOptions& name(type value) {              \
-    name##_ = value;                           \
-    return *this;                              \
-  }                                            \
-  type name() const { return name##_; }
-  LZ_OPTION(double, lr)
-  LZ_OPTION(double, eps)
-  LZ_OPTION(double, weight_decay)
-#undef LZ_OPTION
+  LZ_OPTION(AdamOptions, double, lr)
+  LZ_OPTION(AdamOptions, double, eps)
+  LZ_OPTION(AdamOptions, double, weight_decay)
   AdamOptions& betas(std::pair<double, double> value) {
     betas_ = value;
     return *this;
@@ -114,5 +108,7 @@ class AdamW : public Adam {
   AdamW(std::vector<Tensor> parameters, AdamWOptions options = AdamWOptions())
       : Adam(std::move(parameters), options, /*decoupled_weight_decay=*/true) {}
 };
+
+#undef LZ_OPTION
 
 }  // namespace lz::optim
