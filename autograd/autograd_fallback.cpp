@@ -105,14 +105,6 @@ void autograd_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack
              schema.arguments()[0].name,
              ": a leaf tensor that requires grad is being used in an in-place operation "
              "(use lz::NoGradGuard for updates such as optimizer steps, or write into a clone())");
-    // Writing through a view would change its base's values behind the
-    // base's history (PyTorch rebases the base with CopySlices; not yet here):
-    // refused rather than a silently wrong gradient.
-    const auto* view = dynamic_cast<const OpNode*>(self.grad_fn().get());
-    LZ_CHECK(view == nullptr || !view->op().has_tag(Tag::View), NotImplementedError, "[", op.name(), "] ",
-             schema.arguments()[0].name, ": an in-place write through a view (", view->op().name(),
-             ") of a tensor that requires grad is not supported yet; write into a clone(), or build the result "
-             "out of place (e.g. lz::where, lz::cat)");
   }
 
   auto node = std::make_shared<OpNode>(op, *derivative);

@@ -18,7 +18,6 @@ class OpNode final : public Node {
   std::string name() const override;
   GradList apply(GradList&& grads) override;
   void release_saved() override;
-  const OperatorHandle& op() const { return op_; }
 
   // Filled by the Autograd fallback while it records the call.
   // The call's arguments: non-tensors as given, tensors None (kept in saved_arguments).
