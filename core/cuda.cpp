@@ -80,6 +80,9 @@ const char* resolve(void* lib, DriverApi& api) {
   bind(api.cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync_v2");
   bind(api.cuMemcpyDtoDAsync_v2, "cuMemcpyDtoDAsync_v2");
   bind(api.cuMemsetD8Async, "cuMemsetD8Async");
+  bind(api.cuMemsetD16Async, "cuMemsetD16Async");
+  bind(api.cuMemsetD32Async, "cuMemsetD32Async");
+  bind(api.cuMemsetD2D32Async, "cuMemsetD2D32Async");
   bind(api.cuModuleLoadData, "cuModuleLoadData");
   bind(api.cuModuleUnload, "cuModuleUnload");
   bind(api.cuModuleGetFunction, "cuModuleGetFunction");

@@ -10,6 +10,7 @@
 
 #include "core/cuda_device.h"
 #include "core/cuda_driver.h"
+#include "core/error.h"
 
 namespace lz::cuda {
 
@@ -110,6 +111,30 @@ void copy_device_to_device(void* dst, int dst_device, const void* src, int src_d
   }
   CUstream stream = static_cast<CUstream>(activate(dst_device, what));
   check(api.cuMemcpyDtoDAsync_v2(device_ptr(dst), device_ptr(src), nbytes, stream), "cuMemcpyDtoDAsync", what);
+}
+
+void fill_device(void* dst, int device, uint64_t bits, size_t element_size, size_t count) {
+  constexpr const char* what = "fill on cuda";
+  if (count == 0) return;
+  const DriverApi& api = driver_api(what);
+  CUstream stream = static_cast<CUstream>(activate(device, what));
+  const CUdeviceptr d = device_ptr(dst);
+  const auto lo = static_cast<uint32_t>(bits), hi = static_cast<uint32_t>(bits >> 32);
+  switch (element_size) {
+    case 1: check(api.cuMemsetD8Async(d, static_cast<uint8_t>(bits), count, stream), "cuMemsetD8Async", what); return;
+    case 2: check(api.cuMemsetD16Async(d, static_cast<uint16_t>(bits), count, stream), "cuMemsetD16Async", what); return;
+    case 4: check(api.cuMemsetD32Async(d, lo, count, stream), "cuMemsetD32Async", what); return;
+    case 8:
+      if (lo == hi) {
+        check(api.cuMemsetD32Async(d, lo, 2 * count, stream), "cuMemsetD32Async", what);
+      } else {
+        // Two strided passes: the low words, then the high words (8-byte pitch).
+        check(api.cuMemsetD2D32Async(d, 8, lo, 1, count, stream), "cuMemsetD2D32Async", what);
+        check(api.cuMemsetD2D32Async(d + 4, 8, hi, 1, count, stream), "cuMemsetD2D32Async", what);
+      }
+      return;
+  }
+  LZ_CHECK(false, InternalError, "[", what, "] element size ", element_size, " is not 1, 2, 4 or 8");
 }
 
 }  // namespace lz::cuda

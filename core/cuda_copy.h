@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace lz::cuda {
 
@@ -18,5 +19,9 @@ void copy_host_to_device(void* dst, int device, const void* src, size_t nbytes);
 void copy_device_to_host(void* dst, const void* src, int device, size_t nbytes);
 // Queued on the destination's stream; between two devices, through the host.
 void copy_device_to_device(void* dst, int dst_device, const void* src, int src_device, size_t nbytes);
+// Writes `count` copies of one element (its `element_size` low bytes of
+// `bits`: 1, 2, 4 or 8) from `dst` on, with the driver's memsets (queued on
+// the device's stream; nothing comes from the host).
+void fill_device(void* dst, int device, uint64_t bits, size_t element_size, size_t count);
 
 }  // namespace lz::cuda

@@ -5,6 +5,7 @@
 #include "core/local_dispatch_key_set.h"
 #include "core/op_registration.h"
 #include "eager_kernels/cpu/factory_kernels.h"
+#include "eager_kernels/cuda/fill_kernels.h"
 #include "eager_kernels/meta/factory_meta.h"
 
 namespace lz {
@@ -60,14 +61,29 @@ Tensor scalar_tensor_composite(const Scalar& value, OptDtype dtype, OptLayout la
   return full({}, value, TensorOptions(t).device(device.value_or(Device(DeviceType::CPU))).layout(layout));
 }
 
+// empty, zeros, ones and full on CUDA: allocated there (structured) and
+// filled by the driver's memsets. Through the CUDA fallback every CUDA
+// buffer would be made on the host and copied over (that route is kept for
+// the random factories, so their numbers match the CPU's for a seed).
+void empty_cuda(const Tensor&, IntArrayRef, OptDtype, OptLayout, OptDevice, OptBool, OptFormat) {}
+void zeros_cuda(const Tensor& out, IntArrayRef, OptDtype, OptLayout, OptDevice, OptBool) {
+  cuda::fill_contiguous(out, 0);
+}
+void ones_cuda(const Tensor& out, IntArrayRef, OptDtype, OptLayout, OptDevice, OptBool) {
+  cuda::fill_contiguous(out, 1);
+}
+void full_cuda(const Tensor& out, IntArrayRef, const Scalar& value, OptDtype, OptLayout, OptDevice, OptBool) {
+  cuda::fill_contiguous(out, value);
+}
+
 }  // namespace
 
 LZ_LIBRARY(factory_ops) {
-  constexpr DispatchKey kCpu = DispatchKey::CPU;
-  lib.def_structured<&meta::empty>(OpId::empty_memory_format).impl<&cpu::empty_impl>(kCpu);
-  lib.def_structured<&meta::zeros>(OpId::zeros).impl<&cpu::zeros_impl>(kCpu);
-  lib.def_structured<&meta::ones>(OpId::ones).impl<&cpu::ones_impl>(kCpu);
-  lib.def_structured<&meta::full>(OpId::full).impl<&cpu::full_impl>(kCpu);
+  constexpr DispatchKey kCpu = DispatchKey::CPU, kCuda = DispatchKey::CUDA;
+  lib.def_structured<&meta::empty>(OpId::empty_memory_format).impl<&cpu::empty_impl>(kCpu).impl<&empty_cuda>(kCuda);
+  lib.def_structured<&meta::zeros>(OpId::zeros).impl<&cpu::zeros_impl>(kCpu).impl<&zeros_cuda>(kCuda);
+  lib.def_structured<&meta::ones>(OpId::ones).impl<&cpu::ones_impl>(kCpu).impl<&ones_cuda>(kCuda);
+  lib.def_structured<&meta::full>(OpId::full).impl<&cpu::full_impl>(kCpu).impl<&full_cuda>(kCuda);
   lib.def_structured<&meta::arange>(OpId::arange_start_step).impl<&cpu::arange_impl>(kCpu);
   lib.def_structured<&meta::linspace>(OpId::linspace).impl<&cpu::linspace_impl>(kCpu);
   lib.def_structured<&meta::eye>(OpId::eye).impl<&cpu::eye_impl>(kCpu);

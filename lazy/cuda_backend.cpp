@@ -18,8 +18,11 @@
 // - operators no code generator lowers (integer division, which must raise
 //   on a zero divisor; integer matrix products): they run on the host, counted as fallbacks per operator (strict mode, LZ_LAZY_STRICT=1,
 //   makes that an error naming the operator);
-// - factories (zeros, randn, arange on device=cuda): made on the CPU and
-//   copied, so random numbers match the CPU's for a seed;
+// - fill_ of a contiguous tensor: the driver's memsets
+//   (eager_kernels/cuda/fill_kernels.h), as empty, zeros, ones and full,
+//   which are registered for CUDA (eager_kernels/register_factories.cpp);
+//   the other factories (randn, arange on device=cuda) are made on the CPU
+//   and copied, so random numbers match the CPU's for a seed;
 #include "codegen_cuda/device_copy.h"
 #include "core/cuda_copy.h"
 #include "core/error.h"
@@ -30,6 +33,7 @@
 #include "core/ops_copy.h"
 #include "eager_kernels/cpu/copy_kernels.h"
 #include "eager_kernels/cuda/cublas.h"
+#include "eager_kernels/cuda/fill_kernels.h"
 #include "eager_kernels/cuda/matmul_kernels.h"
 #include "eager_kernels/meta/copy_meta.h"
 #include "lazy/config.h"
@@ -285,6 +289,17 @@ void cuda_fallback(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
     const bool non_blocking = args[2].to_bool();
     stack->resize(stack->size() - n);
     stack->emplace_back(copy_kernel(self, src, non_blocking));
+    return;
+  }
+  if (op.id() == OpId::fill__Scalar && cuda::can_fill_contiguous(args[0].to_tensor())) {
+    Tensor self = args[0].to_tensor();
+    const Scalar value = args[1].to_scalar();
+    meta::fill_(self, value);
+    self.unsafe_get_impl()->prepare_write();
+    cuda::fill_contiguous(self, value);
+    self.unsafe_get_impl()->version_counter().bump();
+    stack->resize(stack->size() - n);
+    stack->emplace_back(std::move(self));
     return;
   }
   if (op.id() == OpId::_to_copy) {

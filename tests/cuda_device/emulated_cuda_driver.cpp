@@ -230,6 +230,15 @@ bool is_device_range(uint64_t ptr, size_t bytes) {
   --it;
   return ptr + bytes <= it->first + it->second.first;
 }
+
+// Writes one element per row (`pitch` bytes apart), as the cuMemsetD* calls do.
+int memset_elements(const char* name, uint64_t dst, const void* value, size_t size, size_t pitch, size_t height) {
+  std::lock_guard<std::mutex> lock(driver().mutex);
+  if (int rc = enter(name)) return rc;
+  if (height > 0 && !is_device_range(dst, pitch * (height - 1) + size)) return kInvalidValue;
+  for (size_t i = 0; i < height; ++i) std::memcpy(reinterpret_cast<char*>(dst) + i * pitch, value, size);
+  return kSuccess;
+}
 }  // namespace
 
 int cuMemcpyHtoDAsync_v2(uint64_t dst, const void* src, size_t bytes, void*) {
@@ -262,6 +271,20 @@ int cuMemsetD8Async(uint64_t dst, unsigned char value, size_t bytes, void*) {
   if (!is_device_range(dst, bytes)) return kInvalidValue;
   std::memset(reinterpret_cast<void*>(dst), value, bytes);
   return kSuccess;
+}
+
+int cuMemsetD16Async(uint64_t dst, unsigned short value, size_t count, void*) {
+  return memset_elements("cuMemsetD16Async", dst, &value, sizeof(value), sizeof(value), count);
+}
+
+int cuMemsetD32Async(uint64_t dst, unsigned value, size_t count, void*) {
+  return memset_elements("cuMemsetD32Async", dst, &value, sizeof(value), sizeof(value), count);
+}
+
+// Only the width-1 form (one 32-bit word per row), which is what Lazuli uses.
+int cuMemsetD2D32Async(uint64_t dst, size_t pitch, unsigned value, size_t width, size_t height, void*) {
+  if (width != 1) return kNotSupported;
+  return memset_elements("cuMemsetD2D32Async", dst, &value, sizeof(value), pitch, height);
 }
 
 // Device code cannot run here: Lazuli sees lzDeviceMemoryIsHost and emulates kernels.
