@@ -5,6 +5,7 @@
 // their history. In-place operators rebase their first argument's history
 // onto the new node. Composites without a formula of their own never reach
 // it: their decomposition runs at this key and records its operators.
+#include "autograd/copy_slices.h"
 #include "autograd/derivative.h"
 #include "autograd/grad_mode.h"
 #include "autograd/op_node.h"
@@ -75,6 +76,24 @@ void set_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t ou
   meta.output_nr = output_nr;
 }
 
+// A view operator: its result shares input 0's memory (`Tensor(a) self ->
+// Tensor(a)`).
+bool is_view_op(const FunctionSchema& schema) {
+  if (schema.returns().empty() || schema.arguments().empty()) return false;
+  const auto& out = schema.returns()[0].alias;
+  const auto& in = schema.arguments()[0].alias;
+  return out && in && !out->is_write && out->set == in->set;
+}
+
+// The view remembers the tensor whose storage it views (the first tensor
+// with history up the chain of views), so writes through it reach the base.
+void record_view(const Tensor& view, const Tensor& input) {
+  AutogradMeta& meta = view.unsafe_get_impl()->ensure_autograd_meta();
+  const AutogradMeta* in = autograd_meta(input);
+  meta.view_base = in != nullptr && in->view_base.defined() ? in->view_base : input;
+  meta.view_version = view.unsafe_get_impl()->version();
+}
+
 void autograd_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   const FunctionSchema& schema = op.schema();
   const size_t n = schema.arguments().size();
@@ -105,6 +124,7 @@ void autograd_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack
              schema.arguments()[0].name,
              ": a leaf tensor that requires grad is being used in an in-place operation "
              "(use lz::NoGradGuard for updates such as optimizer steps, or write into a clone())");
+    check_view_write_allowed(self, op.name().c_str());
   }
 
   auto node = std::make_shared<OpNode>(op, *derivative);
@@ -129,6 +149,8 @@ void autograd_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack
     }
   }
 
+  // The operator's results replace its arguments on the stack.
+  const Tensor view_input = !in_place && is_view_op(schema) ? args[0].to_tensor() : Tensor();
   run_below_autograd(op, ks, stack);
 
   node->set_num_outputs(static_cast<uint32_t>(num_returns));
@@ -152,6 +174,12 @@ void autograd_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack
       }
     }
     set_history(out, node, static_cast<uint32_t>(k));
+    if (k == 0 && view_input.defined()) record_view(out, view_input);
+  }
+  if (in_place) {
+    const Tensor& self = (*stack)[first].to_tensor();
+    const AutogradMeta* meta = autograd_meta(self);
+    if (meta != nullptr && meta->view_base.defined()) rebase_view_write(self, node, op.name().c_str());
   }
   if (derivative->saves_results) {
     for (size_t k = 0; k < num_returns; ++k) {

@@ -1,6 +1,7 @@
 #include "autograd/node.h"
 
 #include "autograd/accumulate_grad.h"
+#include "autograd/copy_slices.h"
 
 namespace lz::autograd {
 
@@ -12,8 +13,9 @@ Node::Node() : sequence_nr_(t_next_sequence_nr++) {}
 Node::~Node() = default;
 
 Edge gradient_edge(const Tensor& t) {
-  const AutogradMeta* meta = autograd_meta(t);
+  AutogradMeta* meta = autograd_meta(t);
   if (meta == nullptr) return {};
+  if (meta->view_base.defined()) rebuild_view_grad_fn(t, *meta);
   if (meta->grad_fn) return Edge{meta->grad_fn, meta->output_nr};
   if (meta->requires_grad) return Edge{grad_accumulator(t), 0};
   return {};

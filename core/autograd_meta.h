@@ -39,6 +39,13 @@ struct AutogradMeta {
   std::weak_ptr<autograd::Node> grad_accumulator;
   // Leaves' hooks (a non-leaf's hooks sit on its grad_fn).
   std::vector<TensorHook> hooks;
+  // A differentiable view (made by a view operator from a tensor with
+  // history): the tensor whose storage it views, and the storage's version
+  // when grad_fn was set. A write through the view gives the base a
+  // CopySlices node, and a view whose version moved on has its grad_fn
+  // rebuilt from the base's (autograd/copy_slices.h).
+  Tensor view_base;
+  uint64_t view_version = 0;
 };
 
 // The meta of `t`, or nullptr when it has none.
