@@ -14,11 +14,13 @@ GradList AccumulateGrad::apply(GradList&& grads) {
     if (Tensor replaced = hook(grad); replaced.defined()) grad = std::move(replaced);
   }
   if (!meta.grad.defined()) {
-    // The gradient becomes the leaf's own: a dense tensor nothing else holds
-    // (an expanded or a caller's gradient would alias). It has history only
-    // under create_graph (the engine runs formulas with grad mode off otherwise).
+    // The gradient becomes the leaf's own: a contiguous tensor nothing else
+    // holds (an expanded or a caller's gradient would alias; a transposed
+    // one, as a weight's through t(), would keep its strides and make every
+    // later update strided). It has history only under create_graph (the
+    // engine runs formulas with grad mode off otherwise).
     const bool sole_owner = grad.use_count() == 1 && grad.is_contiguous();
-    meta.grad = sole_owner ? std::move(grad) : grad.clone();
+    meta.grad = sole_owner ? std::move(grad) : grad.clone(MemoryFormat::Contiguous);
   } else {
     // Out of place: a grad() the caller still holds keeps its values.
     meta.grad = meta.grad + grad;

@@ -117,12 +117,12 @@ else
   fi
 
   # ---- The benchmark runner on the device ----------------------------------------------------
-  if step bench 60 "$here/bin/lz-bench" "${bench_args[@]}" --device cuda --json "$results/bench_cuda.json"; then
+  if step bench 90 "$here/bin/lz-bench" "${bench_args[@]}" --device cuda --json "$results/bench_cuda.json"; then
     note "lz-bench cuda: ok"
   else
     fail "lz-bench cuda: failed (bench.log)"
   fi
-  if step bench_bf16 45 "$here/bin/lz-bench" "${bench_args[@]}" --device cuda --dtype bf16 --json "$results/bench_cuda_bf16.json"; then
+  if step bench_bf16 75 "$here/bin/lz-bench" "${bench_args[@]}" --device cuda --dtype bf16 --json "$results/bench_cuda_bf16.json"; then
     note "lz-bench cuda bf16: ok"
   else
     fail "lz-bench cuda bf16: failed (bench_bf16.log)"

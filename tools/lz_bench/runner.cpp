@@ -28,19 +28,25 @@ void finish(Device device) {
   if (device.is_cuda()) cuda::synchronize(device.index());
 }
 
+// What one run of the workload does over `inputs` (which must outlive it).
+Workload::Step step_of(const Workload& w, std::vector<Tensor>& inputs) {
+  if (w.make_step) return w.make_step(inputs);
+  return [&w, &inputs] { return w.run(inputs); };
+}
+
 // One run: the workload, its lazy results materialised.
-std::vector<Tensor> run_once(const Workload& w, std::vector<Tensor>& inputs, bool lazy) {
-  std::vector<Tensor> out = w.run(inputs);
+std::vector<Tensor> run_once(const Workload::Step& step, bool lazy) {
+  std::vector<Tensor> out = step();
   if (lazy) sync(out);
   return out;
 }
 
 // A timed run: `rounds` runs (W8: trace + materialise, again and again),
 // to the end of the device's work.
-double timed_ms(const Workload& w, std::vector<Tensor>& inputs, bool lazy, Device device) {
+double timed_ms(const Workload::Step& step, int rounds, bool lazy, Device device) {
   finish(device);
   const Clock::time_point t0 = Clock::now();
-  for (int i = 0; i < w.rounds; ++i) run_once(w, inputs, lazy);
+  for (int i = 0; i < rounds; ++i) run_once(step, lazy);
   finish(device);
   return ms_since(t0);
 }
@@ -85,11 +91,12 @@ WorkloadResult measure(const Workload& w, const RunOptions& options, BandwidthPr
   r.bytes = w.bytes(inputs) * w.rounds;
 
   std::vector<Tensor> eager_in = copies(inputs, false), lazy_in = copies(inputs, true);
-  const std::vector<Tensor> reference = run_once(w, eager_in, false);
+  const Workload::Step eager_step = step_of(w, eager_in), lazy_step = step_of(w, lazy_in);
+  const std::vector<Tensor> reference = run_once(eager_step, false);
   lazy::clear_executable_cache();
   const lazy::LazyMetrics start = lazy::metrics();
   Clock::time_point t0 = Clock::now();
-  const std::vector<Tensor> first = run_once(w, lazy_in, true);
+  const std::vector<Tensor> first = run_once(lazy_step, true);
   finish(options.device);
   r.first_ms = ms_since(t0);
   compare(first, reference, r);
@@ -100,10 +107,10 @@ WorkloadResult measure(const Workload& w, const RunOptions& options, BandwidthPr
   uint64_t lazy_kernels = 0, lazy_eager_steps = 0;
   for (int rep = 0; rep < options.repetitions; ++rep) {
     copy_gbps.push_back(bandwidth.copy_gbps());
-    eager_ms.push_back(timed_ms(w, eager_in, false, options.device));
+    eager_ms.push_back(timed_ms(eager_step, w.rounds, false, options.device));
     copy_gbps.push_back(bandwidth.copy_gbps());
     const lazy::LazyMetrics before = lazy::metrics();
-    lazy_ms.push_back(timed_ms(w, lazy_in, true, options.device));
+    lazy_ms.push_back(timed_ms(lazy_step, w.rounds, true, options.device));
     const lazy::LazyMetrics after = lazy::metrics();
     lazy_kernels += after.kernels_launched - before.kernels_launched;
     lazy_eager_steps += after.eager_steps_total - before.eager_steps_total;

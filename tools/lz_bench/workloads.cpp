@@ -1,6 +1,7 @@
 #include "workloads.h"
 
 #include <cmath>
+#include <memory>
 
 namespace lz::bench_runner {
 namespace {
@@ -20,6 +21,102 @@ Tensor gelu_tanh(const Tensor& x) { return 0.5 * x * (1 + tanh(0.7978845608 * (x
 Tensor chain10(Tensor x) {
   for (int i = 0; i < 5; ++i) x = (x * (1.0 + 0.01 * i)) + 0.1 * i;
   return x;
+}
+
+// The parameters (inputs from `first` on) require grad; the step runs
+// `loss_of` and AdamW (lr 1e-3, weight decay 0.01) over them.
+Workload::Step adamw_step(std::vector<Tensor>& inputs, size_t first,
+                          std::function<Tensor(const std::vector<Tensor>&)> loss_of) {
+  std::vector<Tensor> params(inputs.begin() + static_cast<std::ptrdiff_t>(first), inputs.end());
+  for (Tensor& p : params) p.requires_grad_();
+  auto optimizer = std::make_shared<optim::AdamW>(params, optim::AdamWOptions(1e-3));
+  return [&inputs, params, optimizer, loss_of = std::move(loss_of)] {
+    optimizer->zero_grad();
+    Tensor loss = loss_of(inputs);
+    loss.backward();
+    optimizer->step();
+    std::vector<Tensor> out{loss.detach()};
+    for (const Tensor& p : params) out.push_back(p.detach());
+    return out;
+  };
+}
+
+double sum_of_bytes(const std::vector<Tensor>& in) {
+  double b = 0;
+  for (const Tensor& t : in) b += bytes_of(t);
+  return b;
+}
+
+// W10: Linear-GELU-Linear-GELU-Linear, cross_entropy against integer labels.
+Workload mlp_train() {
+  Workload w;
+  w.id = "W10";
+  w.name = "mlp_train";
+  w.sizes = "batch 256, 1024 -> 4096 -> 4096 -> 1024, 1024 classes; AdamW";
+  w.bandwidth_bound = false;
+  w.make_inputs = [](bool q, ScalarType t) {
+    const int64_t batch = q ? 32 : 256, in = q ? 128 : 1024, hidden = q ? 256 : 4096, classes = q ? 64 : 1024;
+    const Tensor labels = (normal({batch}, 100, kFloat32).abs() * 1000).to(kLong).remainder(classes);
+    const auto weight = [&](int64_t out, int64_t in_features, uint64_t seed) {
+      return normal({out, in_features}, seed, t) * (1 / std::sqrt(static_cast<double>(in_features)));
+    };
+    return std::vector<Tensor>{normal({batch, in}, 10, t), labels,
+                               weight(hidden, in, 11),      normal({hidden}, 12, t) * 0.01,
+                               weight(hidden, hidden, 13),  normal({hidden}, 14, t) * 0.01,
+                               weight(classes, hidden, 15), normal({classes}, 16, t) * 0.01};
+  };
+  w.make_step = [](std::vector<Tensor>& in) {
+    return adamw_step(in, 2, [](const std::vector<Tensor>& p) {
+      Tensor h = gelu(linear(p[0], p[2], p[3]));
+      h = gelu(linear(h, p[4], p[5]));
+      return cross_entropy(linear(h, p[6], p[7]), p[1]);
+    });
+  };
+  w.bytes = sum_of_bytes;
+  w.atol = w.rtol = 1e-3;
+  return w;
+}
+
+// W11: one pre-norm transformer block (RMSNorm, causal multi-head
+// attention, residual, RMSNorm, 4x GELU MLP, residual), mean squared error
+// against a random target.
+Workload block_train() {
+  Workload w;
+  w.id = "W11";
+  w.name = "block_train";
+  w.sizes = "batch 8, sequence 256, width 512, 8 heads; AdamW";
+  w.bandwidth_bound = false;
+  w.make_inputs = [](bool q, ScalarType t) {
+    const int64_t batch = q ? 2 : 8, seq = q ? 32 : 256, width = q ? 64 : 512;
+    const auto weight = [&](int64_t out, int64_t in_features, uint64_t seed) {
+      return normal({out, in_features}, seed, t) * (1 / std::sqrt(static_cast<double>(in_features)));
+    };
+    return std::vector<Tensor>{normal({batch, seq, width}, 20, t), normal({batch, seq, width}, 21, t),
+                               ones({width}, t),  // attention RMSNorm weight
+                               weight(3 * width, width, 22), weight(width, width, 23),
+                               ones({width}, t),  // MLP RMSNorm weight
+                               weight(4 * width, width, 24), weight(width, 4 * width, 25)};
+  };
+  w.make_step = [](std::vector<Tensor>& in) {
+    return adamw_step(in, 2, [](const std::vector<Tensor>& p) {
+      const Tensor& x = p[0];
+      const int64_t batch = x.size(0), seq = x.size(1), width = x.size(2), heads = 8, head = width / heads;
+      const Tensor qkv = linear(rms_norm(x, {width}, p[2], 1e-6), p[3]);
+      const auto split_heads = [&](int64_t k) {
+        return qkv.narrow(-1, k * width, width).reshape({batch, seq, heads, head}).transpose(1, 2);
+      };
+      const Tensor q = split_heads(0), k = split_heads(1), v = split_heads(2);
+      const Tensor future = ones({seq, seq}, TensorOptions(kBool).device(x.device())).triu(1);
+      const Tensor scores = matmul(q, k.transpose(-2, -1)) * (1 / std::sqrt(static_cast<double>(head)));
+      const Tensor attention = matmul(softmax(scores.masked_fill(future, -1e9), -1), v);
+      const Tensor h = x + linear(attention.transpose(1, 2).reshape({batch, seq, width}), p[4]);
+      const Tensor y = h + linear(gelu(linear(rms_norm(h, {width}, p[5], 1e-6), p[6])), p[7]);
+      return (y - p[1]).pow(2).mean();
+    });
+  };
+  w.bytes = sum_of_bytes;
+  w.atol = w.rtol = 1e-3;
+  return w;
 }
 
 std::vector<Workload> make_all() {
@@ -87,6 +184,8 @@ std::vector<Workload> make_all() {
                [=](bool q, ScalarType t) { return std::vector<Tensor>{normal({elements(q)}, 9, t)}; },
                [](std::vector<Tensor>& in) { return std::vector<Tensor>{sum(in[0] * in[0])}; }, in_out(0), 1,
                1e-5, 1e-4});
+  w.push_back(mlp_train());
+  w.push_back(block_train());
   return w;
 }
 

@@ -28,6 +28,13 @@ struct Workload {
   int rounds = 1;
   // Lazy agrees with eager when |lazy - eager| <= atol + rtol |eager| (float32).
   double atol = 1e-5, rtol = 1e-5;
+  // Training workloads (W10, W11) instead make one training step over their
+  // inputs: forward, loss, backward(), optimizer step, returning the loss
+  // and the updated parameters. The parameters among the inputs start
+  // requiring grad there and the optimizer's state lives in the step, so
+  // eager and lazy inputs each train a model of their own.
+  using Step = std::function<std::vector<Tensor>()>;
+  std::function<Step(std::vector<Tensor>& inputs)> make_step;
 };
 
 // Every workload, in id order.
