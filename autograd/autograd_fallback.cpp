@@ -3,7 +3,8 @@
 // grad, it records an OpNode holding what the operator's derivative formula
 // needs, runs the operator below the Autograd key, and gives the results
 // their history. In-place operators rebase their first argument's history
-// onto the new node. Composites without a formula of their own never reach
+// onto the new node; through a view of a tensor with history, the base's as
+// well (autograd/copy_slices.h). Composites without a formula of their own never reach
 // it: their decomposition runs at this key and records its operators.
 #include "autograd/copy_slices.h"
 #include "autograd/derivative.h"
