@@ -78,7 +78,9 @@ void set_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t ou
 }
 
 // A view operator: its result shares input 0's memory (`Tensor(a) self ->
-// Tensor(a)`).
+// Tensor(a)`). The operators with that schema that may return a copy
+// (reshape, contiguous, to, flatten) are composites: they never get here,
+// their decompositions do.
 bool is_view_op(const FunctionSchema& schema) {
   if (schema.returns().empty() || schema.arguments().empty()) return false;
   const auto& out = schema.returns()[0].alias;
