@@ -182,7 +182,7 @@ void autograd_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack
   if (in_place) {
     const Tensor& self = (*stack)[first].to_tensor();
     const AutogradMeta* meta = autograd_meta(self);
-    if (meta != nullptr && meta->view_base.defined()) rebase_view_write(self, node, op.name().c_str());
+    if (meta != nullptr && meta->view_base.defined()) rebase_view_write(self, node);
   }
   if (derivative->saves_results) {
     for (size_t k = 0; k < num_returns; ++k) {

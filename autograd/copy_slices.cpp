@@ -75,10 +75,9 @@ void check_view_write_allowed(const Tensor& self, const char* op_name) {
   check_base(base, self, op_name);
 }
 
-void rebase_view_write(const Tensor& self, const std::shared_ptr<Node>& fn, const char* op_name) {
+void rebase_view_write(const Tensor& self, const std::shared_ptr<Node>& fn) {
   AutogradMeta& meta = self.unsafe_get_impl()->ensure_autograd_meta();
   const Tensor base = meta.view_base;
-  check_base(base, self, op_name);
   ViewGeometry view = ViewGeometry::of(self, base);
   auto copy_slices = std::make_shared<CopySlices>(base, view, fn);
   AutogradMeta& base_meta = base.unsafe_get_impl()->ensure_autograd_meta();

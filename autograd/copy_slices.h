@@ -47,14 +47,14 @@ class ViewOfBase final : public Node {
   ViewGeometry view_;
 };
 
-// After an in-place operator recorded `fn` writing through the view `self`:
-// gives self's base a CopySlices node and self a ViewOfBase grad_fn. Raises
-// for a view of a leaf that requires grad, and for a base that is not
-// contiguous (the geometry is not expressible then).
-void rebase_view_write(const Tensor& self, const std::shared_ptr<Node>& fn, const char* op_name);
+// After an in-place operator recorded `fn` writing through the view `self`
+// (check_view_write_allowed passed before it ran): gives self's base a
+// CopySlices node and self a ViewOfBase grad_fn.
+void rebase_view_write(const Tensor& self, const std::shared_ptr<Node>& fn);
 
-// A leaf that requires grad cannot be written through a view (checked
-// before the operator runs).
+// Before an in-place operator writes through the view `self`: raises for a
+// view of a leaf that requires grad, and for a base that is not contiguous
+// (the view's geometry is not expressible in the base's gradient then).
 void check_view_write_allowed(const Tensor& self, const char* op_name);
 
 // A view whose storage changed since its grad_fn was set gets a ViewOfBase

@@ -158,6 +158,23 @@ const Derivative kTable[] = {
        return {c.needs_grad(0) ? g[0].scatter(dim, index, Scalar(0.0)) : Tensor(), Tensor(),
                c.needs_grad(2) ? pad_to(scattered_source_grad(g[0], dim, index), c.input_sizes(2)) : Tensor()};
      }},
+    {OpId::scatter_add, saves({2}), false,
+     [](const Ctx& c, const GradList& g) -> GradList {
+       const int64_t dim = c.integer(1);
+       const Tensor& index = c.tensor(2);
+       return {c.needs_grad(0) ? g[0] : Tensor(), Tensor(),
+               c.needs_grad(2) ? pad_to(g[0].gather(dim, index), c.input_sizes(2)) : Tensor()};
+     }},
+    // Every selected row's gradient added back where it came from (rows
+    // selected twice get both).
+    {OpId::index_select, saves({2}), false,
+     [](const Ctx& c, const GradList& g) -> GradList {
+       return {zeros_for(g[0], c.input_sizes(0)).index_add(c.integer(1), c.tensor(2), g[0]), Tensor()};
+     }},
+    {OpId::gather, saves({2}), false,
+     [](const Ctx& c, const GradList& g) -> GradList {
+       return {zeros_for(g[0], c.input_sizes(0)).scatter_add(c.integer(1), c.tensor(2), g[0]), Tensor()};
+     }},
     {OpId::scatter_value, saves({2}), false,
      [](const Ctx& c, const GradList& g) -> GradList {
        return {g[0].scatter(c.integer(1), c.tensor(2), Scalar(0.0)), Tensor()};

@@ -4,6 +4,9 @@
 
 #include "core/factories.h"
 #include "core/ops_nn.h"
+#include "core/ops_shape.h"
+#include "core/ops_views.h"
+#include "core/shape.h"
 
 namespace lz::nn {
 
@@ -24,6 +27,15 @@ Linear::Linear(int64_t in_features, int64_t out_features, bool bias, ScalarType 
 
 Tensor Linear::forward(const Tensor& input) {
   return linear(input, weight, bias != nullptr ? std::optional<Tensor>(*bias) : std::nullopt);
+}
+
+Embedding::Embedding(int64_t num_embeddings, int64_t embedding_dim, ScalarType dtype)
+    : weight(register_parameter("weight", randn({num_embeddings, embedding_dim}, TensorOptions(dtype)))) {}
+
+Tensor Embedding::forward(const Tensor& indices) {
+  SizeVec sizes(indices.sizes().begin(), indices.sizes().end());
+  sizes.push_back(weight.size(1));
+  return index_select(weight, 0, indices.reshape({-1})).reshape(sizes);
 }
 
 LayerNorm::LayerNorm(std::vector<int64_t> normalized_shape, double eps, bool elementwise_affine, ScalarType dtype)

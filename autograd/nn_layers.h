@@ -1,5 +1,5 @@
 // Building blocks of lz::nn (libtorch's modules of the same names):
-// Linear, LayerNorm, RMSNorm, Dropout, activations as modules, Sequential.
+// Linear, Embedding, LayerNorm, RMSNorm, Dropout, activations as modules, Sequential.
 // Each forward is one or a few lz operators, so modules trace lazily.
 #pragma once
 
@@ -19,6 +19,16 @@ class Linear : public Module {
   Tensor forward(const Tensor& input) override;
   Tensor& weight;
   Tensor* bias;  // null without bias
+};
+
+// A lookup table: row indices[...] of weight [num_embeddings, dim] (drawn
+// from N(0, 1), as libtorch), so the result has indices' shape plus dim.
+// Its gradient adds each looked-up row's gradient back (index_add).
+class Embedding : public Module {
+ public:
+  Embedding(int64_t num_embeddings, int64_t embedding_dim, ScalarType dtype = ScalarType::Float);
+  Tensor forward(const Tensor& indices) override;
+  Tensor& weight;
 };
 
 // Normalises over the trailing `normalized_shape` dims; learnable weight (1)

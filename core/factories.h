@@ -42,6 +42,12 @@ Tensor randn(IntArrayRef size, std::optional<Generator> generator,
 Tensor rand(IntArrayRef size, const TensorOptions& options = {});
 Tensor rand(IntArrayRef size, std::optional<Generator> generator,
             const TensorOptions& options = {});
+// Integers drawn uniformly from [low, high) (int64 by default; any integer
+// or floating dtype that holds low and high - 1).
+Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options = {});
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& options = {});
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<Generator> generator,
+               const TensorOptions& options = {});
 
 // Shaped like self; dtype and device default to self's.
 Tensor empty_like(const Tensor& self, const TensorOptions& options = {});

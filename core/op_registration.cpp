@@ -111,6 +111,20 @@ KernelFunction make_generated_out(const OperatorHandle& functional, DispatchKey 
       });
 }
 
+KernelFunction make_composite_inplace(const OperatorHandle& functional) {
+  return KernelFunction::from_boxed_functor(
+      [functional](const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+        const size_t n = functional.schema().arguments().size();
+        Tensor self = (*stack)[stack->size() - n].to_tensor();
+        functional.call_boxed(stack);
+        Tensor result = std::move(stack->back()).to_tensor();
+        stack->pop_back();
+        check_inplace_result(op.name(), self, meta_of(result));
+        copy_into(self, result);
+        stack->emplace_back(std::move(self));
+      });
+}
+
 KernelFunction backend_select_kernel() {
   return KernelFunction::from_boxed([](const OperatorHandle& op, DispatchKeySet, Stack* stack) {
     const OperatorEntry& e = op.entry();
@@ -171,6 +185,10 @@ void OpBuilder::add_composite(KernelFunction k) {
   Dispatcher& d = Dispatcher::singleton();
   lib_->keep(d.register_composite(op_, std::move(k)));
   d.set_tags(op_, op_.tags().add(Tag::Composite));
+  if (inplace_) {
+    lib_->keep(d.register_composite(*inplace_, detail::make_composite_inplace(op_)));
+    d.set_tags(*inplace_, inplace_->tags().add(Tag::Composite));
+  }
 }
 
 // ---- Library -------------------------------------------------------------------

@@ -56,6 +56,9 @@ BoxedMeta make_boxed_meta(R (*fn)(Args...)) {
 // operator's kernel at the same key.
 KernelFunction make_generated_inplace(const OperatorHandle& functional, DispatchKey key);
 KernelFunction make_generated_out(const OperatorHandle& functional, DispatchKey key);
+// The in-place variant of a composite operator: the functional operator and
+// copy_, both dispatched from the top, so autograd and the lazy trace see them.
+KernelFunction make_composite_inplace(const OperatorHandle& functional);
 
 // The BackendSelect kernel shared by every factory operator.
 KernelFunction backend_select_kernel();
@@ -97,7 +100,9 @@ class OpBuilder {
   }
 
   // A kernel that serves every dispatch key without a kernel of its own, and
-  // beats backend fallbacks: the Lazy key sees the operators it calls.
+  // beats backend fallbacks: the Lazy key sees the operators it calls. A
+  // declared in-place variant becomes the functional and copy_ (an out=
+  // variant needs kernels: resizing `out` is not an operator lazy mode traces).
   template <class R, class... Args>
   OpBuilder& composite(R (*fn)(Args...)) {
     add_composite(KernelFunction::from_unboxed(fn));

@@ -18,6 +18,12 @@ Tensor arange(const Scalar& start, const Scalar& end, const TensorOptions& optio
 }
 Tensor randn(IntArrayRef size, const TensorOptions& options) { return randn(size, std::nullopt, options); }
 Tensor rand(IntArrayRef size, const TensorOptions& options) { return rand(size, std::nullopt, options); }
+Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options) {
+  return randint(0, high, size, std::nullopt, options);
+}
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& options) {
+  return randint(low, high, size, std::nullopt, options);
+}
 
 // ---- Shape -----------------------------------------------------------------------
 

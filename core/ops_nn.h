@@ -67,6 +67,10 @@ std::tuple<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& ta
                                             const std::optional<Tensor>& weight,
                                             int64_t reduction, int64_t ignore_index);
 
+// Mean squared error: (self - target)^2, the two broadcast together
+// (floating dtypes), then reduced: Mean (a 0-dim mean), Sum or None.
+Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction = Reduction::Mean);
+
 // Cross entropy of class scores self ([C], [N, C] or [N, C, d1, ...]) against
 // class indices (int64 target without the class dim) or class probabilities
 // (floating target of self's shape): log_softmax over the class dim, then

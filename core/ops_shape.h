@@ -42,6 +42,15 @@ Tensor& scatter_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& 
                     const Tensor& src);
 Tensor& scatter_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
                     const Scalar& value);
+// Like scatter with src, but every value written to an element is added to
+// it: out[index[i][j]][j] += src[i][j] (dim 0). Deterministic.
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor& scatter_add_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                        const Tensor& src);
+// out.select(dim, index[i]) += alpha * source.select(dim, i), index 0-D or 1-D
+// with source.size(dim) entries (the gradient of index_select).
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 const Scalar& alpha = 1);
 
 // Upper / lower triangle of the last two dims (diagonal > 0 is above the main one).
 Tensor triu(const Tensor& self, int64_t diagonal = 0);

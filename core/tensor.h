@@ -335,6 +335,10 @@ class Tensor {
   Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
   Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src);
   Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value);
+  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1) const;
+  Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1);
   Tensor triu(int64_t diagonal = 0) const;
   Tensor tril(int64_t diagonal = 0) const;
   Tensor& triu_(int64_t diagonal = 0);

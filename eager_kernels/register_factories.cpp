@@ -90,6 +90,7 @@ LZ_LIBRARY(factory_ops) {
   lib.def_structured<&meta::eye_m>(OpId::eye_m).impl<&cpu::eye_m_impl>(kCpu);
   lib.def_structured<&meta::randn>(OpId::randn).impl<&cpu::randn_impl>(kCpu);
   lib.def_structured<&meta::rand>(OpId::rand).impl<&cpu::rand_impl>(kCpu);
+  lib.def_structured<&meta::randint>(OpId::randint_low).impl<&cpu::randint_impl>(kCpu);
 
   lib.def(OpId::empty_like).composite(&empty_like_composite);
   lib.def(OpId::zeros_like).composite(&zeros_like_composite);

@@ -14,6 +14,7 @@
 #include "core/ops_reduction.h"
 #include "core/ops_unary.h"
 #include "core/ops_views.h"
+#include "core/shape.h"
 #include "core/structured.h"
 #include "eager_kernels/cpu/nn_kernels.h"
 #include "eager_kernels/meta/meta_utils.h"
@@ -256,6 +257,18 @@ Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target,
       .to(self.dtype());
 }
 
+Tensor mse_loss_composite(const Tensor& self, const Tensor& target, int64_t reduction) {
+  meta::check_defined("mse_loss", "self", self);
+  meta::check_defined("mse_loss", "target", target);
+  meta::check_reduction("mse_loss", reduction);
+  LZ_CHECK(is_floating_point(self.dtype()) && is_floating_point(target.dtype()), TypeError,
+           "[mse_loss] self, target: expected floating point tensors, got ", self.dtype(), " and ", target.dtype());
+  broadcast_shapes(self.sizes(), target.sizes(), "mse_loss", "self", "target");  // a ShapeError naming mse_loss
+  const Tensor squared = (self - target).square();
+  if (reduction == Reduction::None) return squared;
+  return reduction == Reduction::Sum ? squared.sum() : squared.mean();
+}
+
 Tensor cross_entropy_loss_composite(const Tensor& self, const Tensor& target,
                                     const std::optional<Tensor>& weight, int64_t reduction,
                                     int64_t ignore_index, double label_smoothing) {
@@ -325,6 +338,7 @@ LZ_LIBRARY(nn_ops) {
   lib.def(OpId::nll_loss_forward).meta(&meta::nll_loss_forward).kernel(kCpu, &cpu::nll_loss_forward);
   lib.def(OpId::nll_loss).composite(&nll_loss_composite);
   lib.def(OpId::nll_loss_nd).composite(&nll_loss_nd_composite);
+  lib.def(OpId::mse_loss).composite(&mse_loss_composite);
   lib.def(OpId::cross_entropy_loss).composite(&cross_entropy_loss_composite);
 }
 

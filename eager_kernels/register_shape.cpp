@@ -7,6 +7,7 @@
 #include "core/op_registration.h"
 #include "core/ops_shape.h"
 #include "core/ops_views.h"
+#include "core/shape.h"
 #include "eager_kernels/cpu/shape_kernels.h"
 #include "eager_kernels/meta/shape_meta.h"
 
@@ -42,6 +43,27 @@ Tensor pad_composite(const Tensor& self, IntArrayRef pad, std::string_view mode,
           "' (expected 'constant', 'reflect', 'replicate' or 'circular')");
 }
 
+// index_add is scatter_add with the 1-D index laid along `dim` and expanded
+// over source's other dimensions (so its gradient comes from scatter_add's).
+Tensor index_add_composite(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                           const Scalar& alpha) {
+  LZ_CHECK(index.dim() <= 1, ShapeError, "[index_add] index: expected a 0-D or 1-D tensor, got ", index.dim(),
+           "-D (shape ", shape_str(index.sizes()), ")");
+  LZ_CHECK(source.dim() == self.dim(), ShapeError, "[index_add] source: expected ", self.dim(),
+           " dimensions like self, got shape ", shape_str(source.sizes()));
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "index_add");
+  const int64_t along = source.dim() == 0 ? 1 : source.size(d);
+  LZ_CHECK(index.numel() == along, ShapeError, "[index_add] index: expected ", along,
+           " entries (source's size along dim ", d, "), got ", index.numel());
+  SizeVec laid(static_cast<size_t>(source.dim()), 1);
+  if (source.dim() > 0) laid[static_cast<size_t>(d)] = along;
+  const Tensor spread = index.reshape(laid).expand(source.sizes());
+  const bool unit = alpha.is_floating_point() ? alpha.to_double() == 1.0 : alpha.to_long() == 1;
+  // alpha scales in source's dtype (an integer alpha would promote bool).
+  return scatter_add(self, d, spread, unit ? source : (source * alpha).to(source.dtype()));
+}
+
+
 }  // namespace
 
 LZ_LIBRARY(shape_ops) {
@@ -57,6 +79,8 @@ LZ_LIBRARY(shape_ops) {
   lib.def_structured<&meta::gather>(OpId::gather).impl<&cpu::gather_impl>(kCpu);
   lib.def_structured<&meta::scatter_src>(OpId::scatter_src).impl<&cpu::scatter_src_impl>(kCpu);
   lib.def_structured<&meta::scatter_value>(OpId::scatter_value).impl<&cpu::scatter_value_impl>(kCpu);
+  lib.def_structured<&meta::scatter_add>(OpId::scatter_add).impl<&cpu::scatter_add_impl>(kCpu);
+  lib.def(OpId::index_add).composite(&index_add_composite);
 
   lib.def_structured<&meta::triu>(OpId::triu).impl<&cpu::triu_impl>(kCpu);
   lib.def_structured<&meta::tril>(OpId::tril).impl<&cpu::tril_impl>(kCpu);

@@ -48,6 +48,7 @@ Settings from_environment() {
   if (const char* v = std::getenv("LZ_JIT_FAULT")) s.jit_fault = v;
   if (const char* v = std::getenv("LZ_CHECK_EAGER")) s.check_eager = std::string_view(v) == "1";
   if (const char* v = std::getenv("LZ_LOWERING_FAULT")) s.lowering_fault = v;
+  if (const char* v = std::getenv("LZ_PROFILE_STEPS")) s.profile_steps = std::string_view(v) == "1";
   return s;
 }
 
@@ -63,6 +64,7 @@ struct State {
   std::atomic<int64_t> jit_threshold{settings.jit_threshold};
   std::atomic<bool> any_forced{!settings.force_eager.empty()};
   std::atomic<bool> check_eager{settings.check_eager};
+  std::atomic<bool> profile_steps{settings.profile_steps};
 };
 
 State& state() {
@@ -97,6 +99,7 @@ void set_settings(const Settings& s) {
     state().jit_threshold = s.jit_threshold;
     state().any_forced = !s.force_eager.empty();
     state().check_eager = s.check_eager;
+    state().profile_steps = s.profile_steps;
   }
   ExecutableCache::instance().set_capacity(s.cache_capacity);
   if (recompile) ExecutableCache::instance().clear();
@@ -133,6 +136,7 @@ bool lowering_fault(std::string_view kernel) {
 }
 
 bool check_eager() { return state().check_eager.load(std::memory_order_relaxed); }
+bool profile_steps() { return state().profile_steps.load(std::memory_order_relaxed); }
 
 bool forced_eager(std::string_view full_name, std::string_view base_name) {
   if (!state().any_forced.load(std::memory_order_relaxed)) return false;

@@ -39,6 +39,10 @@
 //                          node by node through the eager kernels, and a
 //                          disagreement raises InternalError naming the
 //                          first node that differs (lazy/eager_check.h)
+//   LZ_PROFILE_STEPS=1     every executable step is timed: metrics().step_ms
+//                          holds the milliseconds per eager operator and for
+//                          the fused kernels together (host wall time: on
+//                          CUDA a kernel's time is its launch)
 //   LZ_LOWERING_FAULT=text fault injection: every fused kernel whose name
 //                          contains text stores its results plus one (a
 //                          wrong lowering, for testing LZ_CHECK_EAGER)
@@ -70,6 +74,7 @@ struct Settings {
   std::string jit_fault;
   bool check_eager = false;
   std::string lowering_fault;
+  bool profile_steps = false;
 };
 
 Settings settings();
@@ -89,6 +94,7 @@ bool jit_fault(std::string_view kernel);
 // Whether LZ_LOWERING_FAULT makes the kernel named `kernel` compute wrong values.
 bool lowering_fault(std::string_view kernel);
 bool check_eager();
+bool profile_steps();
 // Whether `op` ("add.Tensor", base name "add") is forced to run eagerly.
 bool forced_eager(std::string_view full_name, std::string_view base_name);
 }  // namespace detail

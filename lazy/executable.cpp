@@ -597,7 +597,10 @@ std::vector<Tensor> Executable::run(const ir::Graph& g, std::span<const ir::Valu
   ExcludeDispatchKeyGuard below_lazy(DispatchKeySet(DispatchKey::Lazy));
   Stack stack;
   std::vector<std::exception_ptr> slot_errors(errors != nullptr ? num_slots_ : 0);
+  const bool profile = detail::profile_steps();
+  std::vector<std::pair<std::string_view, double>> step_ms;
   for (const Step& step : steps_) {
+    const auto started = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     if (errors == nullptr) {
       run_step(step, g, order, slots, stack, bytes_allocated);
     } else {
@@ -618,7 +621,13 @@ std::vector<Tensor> Executable::run(const ir::Graph& g, std::span<const ir::Valu
       slots[s] = Tensor();
       if (errors != nullptr) slot_errors[s] = nullptr;
     }
+    if (profile) {
+      const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
+      step_ms.emplace_back(step.kernel >= 0 ? LazyMetrics::kFusedKernels : std::string_view(step.op->name()),
+                           took.count());
+    }
   }
+  if (profile) detail::count_step_ms(step_ms);
   detail::count_steps(steps_per_op_);
   detail::count_kernels(kernels_.size());
   std::vector<Tensor> out;

@@ -73,7 +73,8 @@ void increment(CountMap& m, std::string_view key, uint64_t by) {
   it->second += by;
 }
 
-void print_map(std::ostream& os, std::string_view title, const CountMap& m) {
+template <class Map>
+void print_map(std::ostream& os, std::string_view title, const Map& m) {
   if (m.empty()) return;
   os << "  " << title << ":\n";
   for (const auto& [name, count] : m) os << "    " << name << ": " << count << "\n";
@@ -123,6 +124,7 @@ std::string LazyMetrics::report() const {
   print_map(os, "eager steps by operator", eager_steps);
   print_map(os, "not fused (op: reason)", not_fused);
   print_map(os, "code generator failures", codegen_failures);
+  print_map(os, "step time in ms (LZ_PROFILE_STEPS)", step_ms);
   return os.str();
 }
 
@@ -181,6 +183,15 @@ void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op) 
   for (const auto& [op, n] : per_op) {
     state().eager_steps_total += n;
     increment(state().eager_steps, op, n);
+  }
+}
+
+void count_step_ms(std::span<const std::pair<std::string_view, double>> per_step) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  for (const auto& [key, ms] : per_step) {
+    auto it = state().step_ms.find(key);
+    if (it == state().step_ms.end()) it = state().step_ms.emplace(std::string(key), 0.0).first;
+    it->second += ms;
   }
 }
 

@@ -53,6 +53,10 @@ struct LazyMetrics {
   CountMap syncs;
   // Executable cache misses by reason ("new graph", "input 2: layout", ...).
   CountMap cache_miss_reasons;
+  // With LZ_PROFILE_STEPS: milliseconds in executable steps, per operator
+  // for eager steps and under kFusedKernels for the kernels.
+  std::map<std::string, double, std::less<>> step_ms;
+  static constexpr std::string_view kFusedKernels = "fused kernels";
 
   // A readable multi-line report of the non-zero counters.
   std::string report() const;
@@ -80,6 +84,8 @@ void count_failed_run();
 // One executable run's eager steps: (operator, steps) pairs.
 void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op);
 void count_kernels(uint64_t launched);
+// One profiled run's step times: (operator or kFusedKernels, ms) pairs.
+void count_step_ms(std::span<const std::pair<std::string_view, double>> per_step);
 void count_compile(uint64_t kernels, std::span<const std::string> not_fused);
 void count_codegen_failure(const std::string& reason);
 void count_interpreted();

@@ -190,4 +190,28 @@ void rand_impl(const Tensor& out, IntArrayRef, std::optional<Generator> generato
   });
 }
 
+void randint_impl(const Tensor& out, int64_t low, int64_t high, IntArrayRef, std::optional<Generator> generator,
+                  std::optional<ScalarType>, std::optional<Layout>, std::optional<Device>,
+                  std::optional<bool>) {
+  const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);  // meta: low < high
+  visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    // Wrapping addition: low + offset lies in [low, high) whatever their signs.
+    const auto value = [low](uint64_t offset) {
+      const int64_t v = static_cast<int64_t>(static_cast<uint64_t>(low) + offset);
+      // Exact: the meta function bounds low and high by what T holds.
+      if constexpr (is_reduced_float_v<T>) return static_cast<T>(static_cast<float>(v));
+      else return static_cast<T>(v);
+    };
+    if (range <= (uint64_t{1} << 32)) {
+      fill_random<T>(out, generator, 4, [&](const PhiloxBlock& b, int lane) { return value(b[lane] % range); });
+    } else {
+      fill_random<T>(out, generator, 2, [&](const PhiloxBlock& b, int lane) {
+        const uint64_t word = (static_cast<uint64_t>(b[2 * lane]) << 32) | b[2 * lane + 1];
+        return value(word % range);
+      });
+    }
+  });
+}
+
 }  // namespace lz::cpu

@@ -32,6 +32,12 @@ void randn_impl(const Tensor& out, IntArrayRef size, std::optional<Generator> ge
 void rand_impl(const Tensor& out, IntArrayRef size, std::optional<Generator> generator,
                std::optional<ScalarType> dtype, std::optional<Layout> layout,
                std::optional<Device> device, std::optional<bool> pin_memory);
+// low + (a random word mod (high - low)): one 32-bit word per sample when the
+// range fits in 32 bits, two otherwise (the bias is below 2^-32 either way).
+void randint_impl(const Tensor& out, int64_t low, int64_t high, IntArrayRef size,
+                  std::optional<Generator> generator, std::optional<ScalarType> dtype,
+                  std::optional<Layout> layout, std::optional<Device> device,
+                  std::optional<bool> pin_memory);
 
 // start + i * step for the first half, end - (steps - 1 - i) * step for the
 // second (so both ends are exact), as PyTorch; integral dtypes compute in

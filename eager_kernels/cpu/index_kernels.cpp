@@ -240,44 +240,63 @@ int64_t scatter_grain(int64_t length) {
 
 // Checks the indices, copies self into out (unless they are the same
 // elements) and returns the wrapped dim; -1 when there is nothing to scatter.
-int64_t scatter_prologue(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
-  const int64_t d = wrap_dim(dim, self.dim(), "scatter");
-  check_index_values("scatter", index, d, self.dim() == 0 ? 1 : self.sizes()[d]);
+int64_t scatter_prologue(std::string_view op, const Tensor& out, const Tensor& self, int64_t dim,
+                         const Tensor& index) {
+  const int64_t d = wrap_dim(dim, self.dim(), op);
+  check_index_values(op, index, d, self.dim() == 0 ? 1 : self.sizes()[d]);
   if (!same_elements(out, self)) copy_same_dtype(out, self);
   return index.numel() == 0 ? -1 : d;
 }
 
-void scatter_src_into(const Tensor& out_in, const Tensor& self, int64_t dim, const Tensor& index_in,
-                      const Tensor& src_in) {
-  const int64_t d = scatter_prologue(out_in, self, dim, index_in);
+// Stores (scatter) or sums (scatter_add) src's values at the indexed
+// elements. `T` is the element type when summing, a same-sized integer when
+// storing (the bytes move as they are).
+template <bool kAdd, class T, class I>
+void scatter_src_loop(const TensorIterator& iter, const ScatterGeometry& g) {
+  iter.for_each(
+      [&](char** data, const int64_t* strides, int64_t m) {
+        for (int64_t k = 0; k < m; ++k) {
+          char* o = data[0] + k * strides[0];
+          const char* ip = data[1] + k * strides[1];
+          const char* sp = data[2] + k * strides[2];
+          for (int64_t j = 0; j < g.length; ++j) {
+            const int64_t i = *reinterpret_cast<const I*>(ip + j * g.index_step);
+            T& target = *reinterpret_cast<T*>(o + i * g.out_step);
+            const T value = *reinterpret_cast<const T*>(sp + j * g.src_step);
+            if constexpr (kAdd) {
+              target = static_cast<T>(target + value);
+            } else {
+              target = value;
+            }
+          }
+        }
+      },
+      scatter_grain(g.length));
+}
+
+template <bool kAdd>
+void scatter_src_into(std::string_view op, const Tensor& out_in, const Tensor& self, int64_t dim,
+                      const Tensor& index_in, const Tensor& src_in) {
+  const int64_t d = scatter_prologue(op, out_in, self, dim, index_in);
   if (d < 0) return;
   const Tensor out = at_least_1d(out_in), index = at_least_1d(index_in), src = at_least_1d(src_in);
   const ScatterGeometry g = scatter_geometry(out, d, index, &src);
   const TensorIterator iter(g.out_v, {g.index_v, g.src_v});
   visit_index(index.dtype(), [&](auto* itag) {
     using I = std::remove_pointer_t<decltype(itag)>;
-    visit_itemsize(out.itemsize(), [&](auto* tag) {
-      using U = std::remove_pointer_t<decltype(tag)>;
-      iter.for_each(
-          [&](char** data, const int64_t* strides, int64_t m) {
-            for (int64_t k = 0; k < m; ++k) {
-              char* o = data[0] + k * strides[0];
-              const char* ip = data[1] + k * strides[1];
-              const char* sp = data[2] + k * strides[2];
-              for (int64_t j = 0; j < g.length; ++j) {
-                const int64_t i = *reinterpret_cast<const I*>(ip + j * g.index_step);
-                *reinterpret_cast<U*>(o + i * g.out_step) = *reinterpret_cast<const U*>(sp + j * g.src_step);
-              }
-            }
-          },
-          scatter_grain(g.length));
-    });
+    if constexpr (kAdd) {
+      visit_dtype(out.dtype(), [&](auto tag) { scatter_src_loop<true, typename decltype(tag)::type, I>(iter, g); });
+    } else {
+      visit_itemsize(out.itemsize(), [&](auto* tag) {
+        scatter_src_loop<false, std::remove_pointer_t<decltype(tag)>, I>(iter, g);
+      });
+    }
   });
 }
 
 void scatter_value_into(const Tensor& out_in, const Tensor& self, int64_t dim, const Tensor& index_in,
                         const Scalar& value) {
-  const int64_t d = scatter_prologue(out_in, self, dim, index_in);
+  const int64_t d = scatter_prologue("scatter", out_in, self, dim, index_in);
   if (d < 0) return;
   const Tensor out = at_least_1d(out_in), index = at_least_1d(index_in);
   const ScatterGeometry g = scatter_geometry(out, d, index, nullptr);
@@ -314,7 +333,12 @@ bool scatter_needs_temp(const Tensor& out, const Tensor& self, const Tensor& ind
 void scatter_src_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
                       const Tensor& src) {
   write_maybe_via_temp(out, scatter_needs_temp(out, self, index, src),
-                       [&](const Tensor& dst) { scatter_src_into(dst, self, dim, index, src); });
+                       [&](const Tensor& dst) { scatter_src_into<false>("scatter", dst, self, dim, index, src); });
+}
+
+void scatter_add_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  write_maybe_via_temp(out, scatter_needs_temp(out, self, index, src),
+                       [&](const Tensor& dst) { scatter_src_into<true>("scatter_add", dst, self, dim, index, src); });
 }
 
 void scatter_value_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,

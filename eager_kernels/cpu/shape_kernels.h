@@ -28,6 +28,9 @@ void scatter_src_impl(const Tensor& out, const Tensor& self, int64_t dim, const 
                       const Tensor& src);
 void scatter_value_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
                         const Scalar& value);
+// Sums every src value written to an element into it (each element's sum
+// is one thread's, in index order: deterministic).
+void scatter_add_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 
 void triu_impl(const Tensor& out, const Tensor& self, int64_t diagonal);
 void tril_impl(const Tensor& out, const Tensor& self, int64_t diagonal);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/error.h"
 #include "eager_kernels/meta/meta_utils.h"
@@ -102,6 +103,29 @@ TensorMeta rand(IntArrayRef size, std::optional<Generator>, std::optional<Scalar
                 std::optional<Layout> layout, std::optional<Device> device,
                 std::optional<bool> pin_memory) {
   return random("rand", size, dtype, layout, device, pin_memory);
+}
+
+TensorMeta randint(int64_t low, int64_t high, IntArrayRef size, std::optional<Generator>,
+                   std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                   std::optional<Device> device, std::optional<bool> pin_memory) {
+  const ScalarType t = dtype.value_or(kLong);
+  LZ_CHECK(low < high, ValueError, "[randint] low, high: expected low < high, got low=", low, " high=", high);
+  // The integers the dtype holds exactly: its range, or +-2^digits for floats.
+  const auto [lowest, highest] = [&]() -> std::pair<int64_t, int64_t> {
+    switch (t) {
+      case kBool: return {0, 1};
+      case kByte: return {0, 255};
+      case kInt: return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+      case kHalf: return {-(int64_t{1} << 11), int64_t{1} << 11};
+      case kBFloat16: return {-(int64_t{1} << 8), int64_t{1} << 8};
+      case kFloat: return {-(int64_t{1} << 24), int64_t{1} << 24};
+      case kDouble: return {-(int64_t{1} << 53), int64_t{1} << 53};
+      default: return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+    }
+  }();
+  LZ_CHECK(low >= lowest && high - 1 <= highest, ValueError, "[randint] low, high: [", low, ", ", high,
+           ") does not fit dtype ", t, " (it holds the integers in [", lowest, ", ", highest, "] exactly)");
+  return factory("randint", size, t, layout, device, pin_memory);
 }
 
 TensorMeta linspace(const Scalar& start, const Scalar& end, int64_t steps,

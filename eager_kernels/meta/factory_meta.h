@@ -30,6 +30,11 @@ TensorMeta randn(IntArrayRef size, std::optional<Generator> generator,
 TensorMeta rand(IntArrayRef size, std::optional<Generator> generator,
                 std::optional<ScalarType> dtype, std::optional<Layout> layout,
                 std::optional<Device> device, std::optional<bool> pin_memory);
+// randint: int64 unless dtype says otherwise; low < high, and the dtype
+// holds every integer in [low, high) exactly.
+TensorMeta randint(int64_t low, int64_t high, IntArrayRef size, std::optional<Generator> generator,
+                   std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                   std::optional<Device> device, std::optional<bool> pin_memory);
 
 // linspace: float32 unless dtype says otherwise; bool is rejected.
 TensorMeta linspace(const Scalar& start, const Scalar& end, int64_t steps,

@@ -205,6 +205,11 @@ TensorMeta scatter_src(const Tensor& self, int64_t dim, const Tensor& index, con
   return same_as(self);
 }
 
+TensorMeta scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  scatter_checks("scatter_add", self, dim, index, &src);
+  return same_as(self);
+}
+
 TensorMeta scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   scatter_checks("scatter", self, dim, index, nullptr);
   check_value_fits("scatter", self.dtype(), value);

@@ -26,6 +26,8 @@ bool cat_skips(const Tensor& t);
 TensorMeta index_select(const Tensor& self, int64_t dim, const Tensor& index);
 TensorMeta gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad);
 TensorMeta scatter_src(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+// scatter with src, summing every value written to one element into it.
+TensorMeta scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 TensorMeta scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
 
 TensorMeta triu(const Tensor& self, int64_t diagonal);

@@ -5,17 +5,12 @@
 
 #include <lazuli/lazuli.h>
 
-#include "tests/eager/test_util.h"
+#include "tests/autograd/autograd_test_util.h"
 
 using lz::Tensor;
+using lzt::leaf;
 
 namespace {
-
-Tensor leaf(const std::vector<double>& v, lz::IntArrayRef sizes) {
-  Tensor t = lzt::make_tensor(v, sizes, lz::kFloat64);
-  t.requires_grad_();
-  return t;
-}
 
 struct Grads {
   Tensor x, w;

@@ -18,8 +18,6 @@ namespace {
 
 // Differentiable operators whose formulas are still to be written, and why.
 const std::set<OpId> kMissing = {
-    OpId::index_select,  // needs index_add (issue 28 adds it)
-    OpId::gather,        // needs scatter_add (issue 28 adds it)
     OpId::as_strided,    // geometry relative to storage; differentiate a view operator instead
 };
 

@@ -12,6 +12,7 @@
 
 #include <lazuli/lazuli.h>
 
+#include "tests/autograd/gradcheck_util.h"
 #include "tests/op_table/op_info.h"
 #include "tests/op_table/tensor_access.h"
 
@@ -21,57 +22,23 @@ namespace {
 
 // Entries of operators whose formulas are still missing (see
 // test_derivative_coverage.cpp): gradcheck expects their NotImplementedError.
-const std::set<std::string> kKnownMissing = {"index_select", "gather", "as_strided"};
+const std::set<std::string> kKnownMissing = {"as_strided"};
 
-constexpr double kEps = 1e-6;
-constexpr double kAtol = 1e-5;
-constexpr double kRtol = 1e-4;
 constexpr int64_t kElementsChecked = 48;
-
-bool all_finite(const Tensor& t) {
-  for (double v : lzt::values(t)) {
-    if (!std::isfinite(v)) return false;
-  }
-  return true;
-}
-
-struct Call {
-  const lzt::OpInfo& op;
-  std::vector<size_t> inputs;   // float64 tensors of the sample: the differentiated ones
-  std::vector<Tensor> weights;  // one per output (undefined: not a float64 output)
-};
-
-// sum_k <w_k, out_k> of the call on `sample`.
-Tensor weighted_sum(const Call& call, const lzt::SampleInput& sample, std::vector<Tensor>* weights) {
-  std::vector<Tensor> outs = call.op.op(sample);
-  Tensor total;
-  for (size_t k = 0; k < outs.size(); ++k) {
-    if (!outs[k].defined() || outs[k].dtype() != lz::kFloat64) continue;
-    if (weights->size() <= k) weights->resize(k + 1);
-    Tensor& w = (*weights)[k];
-    if (!w.defined()) w = lzt::sample_tensor(outs[k].sizes(), lz::kFloat64, 100 + static_cast<uint32_t>(k));
-    Tensor term = (outs[k] * (outs[k].is_lazy() ? w.to_lazy() : w)).sum();
-    total = total.defined() ? total + term : term;
-  }
-  return total;
-}
 
 // "" when analytic and numeric gradients agree; "missing: ..." for a
 // NotImplementedError; "skip: ..." when the sample cannot be checked.
 std::string gradcheck(const lzt::OpInfo& op, const lzt::SampleInput& sample, bool lazy) {
-  Call call{op, {}, {}};
-  for (size_t i = 0; i < sample.tensors.size(); ++i) {
-    const Tensor& t = sample.tensors[i];
-    if (!t.defined() || t.dtype() != lz::kFloat64) continue;
-    if (!all_finite(t)) return "skip: non-finite input";
-    call.inputs.push_back(i);
+  const std::vector<size_t> inputs = lzt::float64_inputs(sample);
+  if (inputs.empty()) return "skip: no float64 input";
+  for (size_t i : inputs) {
+    if (!lzt::all_finite(sample.tensors[i])) return "skip: non-finite input";
   }
-  if (call.inputs.empty()) return "skip: no float64 input";
 
   // Analytic: the sample's own tensors (views keep their strides) as leaves.
   lzt::SampleInput s = sample;
   std::vector<Tensor> leaves;
-  for (size_t i : call.inputs) {
+  for (size_t i : inputs) {
     Tensor t = lazy ? sample.tensors[i].to_lazy() : lz::Tensor(sample.tensors[i].detach());
     t.requires_grad_();
     s.tensors[i] = t;
@@ -81,7 +48,7 @@ std::string gradcheck(const lzt::OpInfo& op, const lzt::SampleInput& sample, boo
   Tensor total;
   std::vector<Tensor> analytic;
   try {
-    total = weighted_sum(call, s, &weights);
+    total = lzt::weighted_sum(op, s, &weights);
     if (!total.defined() || !total.requires_grad()) return "skip: no differentiable float64 output";
     analytic = lz::autograd::grad({total}, leaves, {}, std::nullopt, false, /*allow_unused=*/true);
   } catch (const lz::NotImplementedError& e) {
@@ -89,77 +56,28 @@ std::string gradcheck(const lzt::OpInfo& op, const lzt::SampleInput& sample, boo
   }
   const double value = total.item<double>();
   if (!std::isfinite(value)) return "skip: non-finite result";
-  call.weights = weights;
 
-  // The size of the sum's terms, for its rounding error.
-  double magnitude = 0;
+  // Numeric: central differences of the eager call.
+  lz::NoGradGuard no_grad;
+  double magnitude = 0;  // the size of the sum's terms, for its rounding error
   {
-    lz::NoGradGuard no_grad;
     std::vector<Tensor> outs = op.op(sample);
     for (size_t k = 0; k < outs.size() && k < weights.size(); ++k) {
       if (weights[k].defined()) magnitude += (outs[k] * weights[k]).abs().sum().item<double>();
     }
   }
-
-  // Numeric: central differences of the eager call, one element at a time.
-  lz::NoGradGuard no_grad;
-  for (size_t n = 0; n < call.inputs.size(); ++n) {
-    const size_t i = call.inputs[n];
-    const Tensor base = sample.tensors[i].contiguous().clone();
-    const std::vector<double> got = analytic[n].defined() ? lzt::values(analytic[n].to_eager())
-                                                           : std::vector<double>(static_cast<size_t>(base.numel()), 0.0);
-    if (analytic[n].defined() && analytic[n].sizes() != base.sizes()) {
-      return "gradient of input " + std::to_string(i) + " has shape " + lz::shape_str(analytic[n].sizes());
-    }
-    double* data = base.data_ptr<double>();
-    // Up to kElementsChecked elements, spread over the tensor (the large
-    // samples exercise the large-kernel paths of the analytic side).
-    const int64_t numel = base.numel();
-    const int64_t stride = std::max<int64_t>(1, numel / kElementsChecked);
-    for (int64_t j = 0; j < numel; j += stride) {
-      const double x = data[j];
-      auto at = [&](double v) {
-        data[j] = v;
-        lzt::SampleInput p = sample;
-        p.tensors[i] = base.clone();
-        std::vector<Tensor> w = call.weights;
-        return weighted_sum(call, p, &w).item<double>();
-      };
-      const double plus = at(x + kEps), minus = at(x - kEps);
-      const double near_plus = at(x + kEps / 8), near_minus = at(x - kEps / 8);
-      data[j] = x;
-      const double left = (value - minus) / kEps, right = (plus - value) / kEps;
-      const double numeric = (plus - minus) / (2 * kEps);
-      const double closer = (near_plus - near_minus) / (kEps / 4);
-      if (!std::isfinite(numeric) || !std::isfinite(closer)) continue;
-      // Rounding of the weighted sum, amplified by the division by eps.
-      const double rounding = 1e-14 * magnitude / kEps;
-      // A kink or a jump at x (relu or abs at 0, ties of max, a step of
-      // floor): the one-sided differences disagree, or the estimate grows
-      // as eps shrinks. Not differentiable there; the formula's choice
-      // (PyTorch's subgradient) is accepted.
-      const double scale = std::max({1.0, std::abs(left), std::abs(right)});
-      if (std::abs(left - right) > 1e-3 * scale + 8 * rounding) continue;
-      if (std::abs(numeric - closer) > 1e-3 * scale + 64 * rounding) continue;
-      const double actual = got[static_cast<size_t>(j)];
-      if (std::abs(actual - numeric) > kAtol + kRtol * std::abs(numeric) + rounding) {
-        return "input " + std::to_string(i) + " element " + std::to_string(j) + ": autograd " + lzt::fmt(actual) +
-               ", finite differences " + lzt::fmt(numeric);
-      }
-    }
-  }
-  return "";
+  const auto f = [&](const lzt::SampleInput& p) {
+    std::vector<Tensor> w = weights;
+    return lzt::weighted_sum(op, p, &w).item<double>();
+  };
+  return lzt::compare_with_differences(f, sample, inputs, analytic, value, magnitude, kElementsChecked);
 }
 
 // The gradients autograd computes with the sample's float64 tensors made
 // float32 against the float64 ones ("" when they agree): the formulas keep
 // the input's dtype and lose no more than float32's rounding.
 std::string float32_matches_float64(const lzt::OpInfo& op, const lzt::SampleInput& sample) {
-  std::vector<size_t> inputs;
-  for (size_t i = 0; i < sample.tensors.size(); ++i) {
-    const Tensor& t = sample.tensors[i];
-    if (t.defined() && t.dtype() == lz::kFloat64) inputs.push_back(i);
-  }
+  const std::vector<size_t> inputs = lzt::float64_inputs(sample);
   if (inputs.empty()) return "skip: no float64 input";
   const auto gradients = [&](lz::ScalarType dtype, std::vector<Tensor>* grads) -> std::string {
     lzt::SampleInput s = sample;
@@ -193,7 +111,7 @@ std::string float32_matches_float64(const lzt::OpInfo& op, const lzt::SampleInpu
       return "input " + std::to_string(inputs[n]) + ": float32 gradient is " + std::string(lz::to_string(g32[n].dtype()));
     }
     if (g32[n].sizes() != g64[n].sizes()) return "input " + std::to_string(inputs[n]) + ": the gradients' shapes differ";
-    if (g64[n].numel() == 0 || !all_finite(g64[n])) continue;
+    if (g64[n].numel() == 0 || !lzt::all_finite(g64[n])) continue;
     // float32 rounds inputs and intermediates to ~6e-8 relative: allow a
     // thousandth of the gradient's largest element.
     const Tensor diff = (g32[n].to(lz::kFloat64) - g64[n]).abs();

@@ -44,6 +44,7 @@ Tensor cpu_factory(IntArrayRef size, std::optional<Device> device) {
 }
 
 Tensor composite_double(const Tensor& self) { return lz::add(self, self); }
+Tensor composite_triple(const Tensor& self) { return lz::add(lz::add(self, self), self); }
 
 void recording_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   call_log().add("fallback:" + op.name());
@@ -248,6 +249,27 @@ TEST_CASE("composite kernels take precedence over backend fallbacks", "[dispatch
   CHECK(r.item<double>() == 4.0);
   // The mode saw the operator the composite is made of, not the composite.
   CHECK(call_log().calls == std::vector<std::string>{"fallback:add.Tensor"});
+}
+
+TEST_CASE("the in-place variant of a composite is the functional and copy_", "[dispatcher]") {
+  call_log().calls.clear();
+  Library lib("composite_inplace");
+  lib.def("test::triple(Tensor self) -> Tensor", Variants::Inplace).composite(&composite_triple);
+  lib.fallback(DispatchKey::TestingOnlyMode, KernelFunction::from_boxed(&recording_fallback));
+  const OperatorHandle inplace = Dispatcher::singleton().find_or_throw("test::triple_");
+  CHECK(inplace.has_tag(Tag::Composite));
+  Tensor x = tensor({1.0, 2.0});
+  {
+    IncludeDispatchKeyGuard mode(DispatchKey::TestingOnlyMode);
+    Stack stack{IValue(x)};
+    inplace.call_boxed(&stack);
+    REQUIRE(stack.size() == 1);
+    CHECK(stack[0].to_tensor().is_same(x));
+  }
+  CHECK(equal(x, tensor({3.0, 6.0})));
+  // The mode saw the composite's operators and the write into self.
+  CHECK(call_log().calls ==
+        std::vector<std::string>{"fallback:add.Tensor", "fallback:add.Tensor", "fallback:copy_"});
 }
 
 TEST_CASE("BackendSelect picks a factory's backend from its device argument", "[dispatcher]") {

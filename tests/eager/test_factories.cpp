@@ -296,6 +296,38 @@ TEST_CASE("rand samples the unit interval uniformly", "[eager][factories][random
   for (int64_t count : bins) CHECK(std::fabs(count / 100000.0 - 0.1) < 0.01);
 }
 
+TEST_CASE("randint draws every integer of its range about equally often", "[eager][factories][random]") {
+  const Tensor x = lz::randint(-3, 7, {100000}, lz::make_generator(5));
+  CHECK(x.dtype() == kInt64);  // as libtorch
+  std::vector<int64_t> counts(10, 0);
+  for (double s : values(x)) {
+    REQUIRE(s >= -3);
+    REQUIRE(s < 7);
+    ++counts[static_cast<size_t>(s + 3)];
+  }
+  for (int64_t c : counts) CHECK(std::fabs(c / 100000.0 - 0.1) < 0.01);
+  // randint(high, size) is randint(0, high, size); the default generator.
+  lz::manual_seed(3);
+  const Tensor a = lz::randint(4, {64});
+  lz::manual_seed(3);
+  const Tensor b = lz::randint(0, 4, {64});
+  CHECK(lz::equal(a, b));
+  CHECK(a.min().item<int64_t>() >= 0);
+  CHECK(a.max().item<int64_t>() == 3);
+  // A float dtype holds the same integers.
+  const Tensor f = lz::randint(0, 4, {64}, lz::make_generator(8), kFloat32);
+  CHECK(lz::equal(f, lz::randint(0, 4, {64}, lz::make_generator(8)).to(kFloat32)));
+}
+
+TEST_CASE("randint rejects an empty range and dtypes too small for it", "[eager][factories][random][errors]") {
+  REQUIRE_THROWS_AS(lz::randint(5, 5, {2}), ValueError);
+  REQUIRE_THROWS_WITH(lz::randint(5, 2, {2}), Catch::Contains("[randint] low, high: expected low < high, got low=5 high=2"));
+  REQUIRE_THROWS_WITH(lz::randint(-1, 3, {2}, kUInt8), Catch::Contains("[-1, 3) does not fit dtype uint8"));
+  REQUIRE_THROWS_WITH(lz::randint(0, 3, {2}, kBool), Catch::Contains("does not fit dtype bool"));
+  CHECK(lz::randint(0, 2, {8}, kBool).dtype() == kBool);
+  CHECK_THROWS_AS(lz::randint(0, 3, {-1}), ValueError);
+}
+
 TEST_CASE("random factories need a floating dtype", "[eager][factories][random][errors]") {
   const ScalarType dtype = GENERATE(kBool, kUInt8, kInt32, kInt64);
   INFO(dtype);

@@ -461,6 +461,11 @@ std::vector<FuzzOp> build() {
        [](const Args& a, const Step& s) { return lz::softmax(a[0], s.ints.at(0)); }},
       {"log_softmax", One, Rounded, false, 0, one_dim,
        [](const Args& a, const Step& s) { return lz::log_softmax(a[0], s.ints.at(0)); }},
+      {"mse_loss", Two, Rounded, false, 0, [](Rng& rng, const Args& a, Step& s) {
+         if (!a[0].is_floating_point() || !a[1].is_floating_point()) return false;
+         s.ints = {rng.uniform(0, 2)};  // reduction: none, mean or sum
+         return true;
+       }, [](const Args& a, const Step& s) { return lz::mse_loss(a[0], a[1], s.ints.at(0)); }},
       {"layer_norm", One, Rounded, false, 0, [](Rng&, const Args& a, Step& s) {
          if (rank(a[0]) == 0) return false;
          s.ints = {a[0].size(-1)};
@@ -518,6 +523,17 @@ std::vector<FuzzOp> build() {
        [](const Args& a, const Step&) { return a[0].is_lazy() ? a[0].to_eager() : a[0].clone(); }},
       {"gather", One, Exact, false, 0, a_gather,
        [](const Args& a, const Step& s) { return lz::gather(a[0], s.ints.at(0), gather_index(a[0], s)); }},
+      // The gathered values summed back where they came from (repeated
+      // entries sum; one thread per element, so lazy equals eager exactly).
+      {"scatter_add", One, Exact, false, 0, a_gather,
+       [](const Args& a, const Step& s) {
+         const Tensor index = gather_index(a[0], s);
+         return lz::scatter_add(a[0], s.ints.at(0), index, lz::gather(a[0], s.ints.at(0), index));
+       }},
+      {"index_add", One, Exact, false, 0, an_index, [](const Args& a, const Step& s) {
+         const int64_t dim = static_cast<int64_t>(s.value);
+         return lz::index_add(a[0], dim, index_of(s), lz::index_select(a[0], dim, index_of(s)));
+       }},
       {"cat", Operands::SameShape, Exact, false, 0, one_dim,
        [](const Args& a, const Step& s) { return lz::cat({a[0], a[1]}, s.ints.at(0)); }},
       {"stack", Operands::SameShape, Exact, false, 0, unsqueeze_dim,

@@ -475,6 +475,26 @@ TEST_CASE("lazy forced eager operator falls back and stays correct", "[lazy]") {
   CHECK(lzl::metrics().graphs_materialized == 2);  // z's sin for the fallback, then w
 }
 
+TEST_CASE("lazy step profiling times eager steps per operator and the fused kernels", "[lazy]") {
+  SettingsGuard guard;
+  fresh_start();
+  const Tensor a = lz::randn({64, 64}), b = lz::randn({64, 64});
+  const auto run = [&] { return (a.to_lazy().mm(b.to_lazy()).exp() + 1).to_eager(); };
+  run();
+  CHECK(lzl::metrics().step_ms.empty());  // off by default: no clock reads
+  lzl::Settings s = lzl::settings();
+  s.profile_steps = true;
+  lzl::set_settings(s);
+  check_same(run(), (a.mm(b).exp() + 1));
+  const lzl::LazyMetrics m = lzl::metrics();
+  REQUIRE(m.step_ms.contains("mm"));
+  REQUIRE(m.step_ms.contains(lzl::LazyMetrics::kFusedKernels));
+  CHECK(m.step_ms.at("mm") > 0);
+  CHECK(m.step_ms.at(std::string(lzl::LazyMetrics::kFusedKernels)) > 0);
+  CHECK(m.step_ms.size() == 2);  // the mm step and the kernel of exp and add
+  CHECK(m.report().find("step time in ms (LZ_PROFILE_STEPS)") != std::string::npos);
+}
+
 TEST_CASE("lazy strict mode refuses a forced eager operator naming it", "[lazy]") {
   SettingsGuard guard;
   lzl::Settings s = lzl::settings();

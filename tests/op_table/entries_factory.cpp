@@ -2,7 +2,10 @@
 // values computed here; empty checks shape and dtype only; random ones check
 // shape, dtype, range, moments and reproducibility with a seeded generator.
 #include <cmath>
+#include <limits>
 #include <optional>
+#include <set>
+#include <utility>
 
 #include "tests/op_table/entry_builders.h"
 #include "tests/op_table/reference.h"
@@ -345,6 +348,82 @@ OpInfo random_entry(bool normal) {
   return op;
 }
 
+// The [low, high) each dtype's randint samples draw from: the whole of the
+// small types, a range with negatives for the others.
+std::pair<int64_t, int64_t> randint_bounds(ScalarType t) {
+  if (t == lz::kBool) return {0, 2};
+  if (t == lz::kByte) return {0, 256};
+  if (t == lz::kBFloat16) return {-256, 257};
+  return {-5, 7};
+}
+
+OpInfo randint_entry() {
+  OpInfo op;
+  op.name = "randint";
+  op.dtypes = all_types();
+  op.samples = [](ScalarType t) {
+    std::vector<SampleInput> out = size_samples(t);
+    const auto [low, high] = randint_bounds(t);
+    int64_t seed = 31;
+    for (SampleInput& s : out) {
+      s.kwargs["low"] = IValue(low);
+      s.kwargs["high"] = IValue(high);
+      s.kwargs["seed"] = IValue(seed++);
+    }
+    if (t == lz::kLong) {  // ranges beyond 32 bits take two words per sample
+      SampleInput wide = out.back();
+      wide.kwargs["low"] = IValue(std::numeric_limits<int64_t>::min() / 2);
+      wide.kwargs["high"] = IValue(std::numeric_limits<int64_t>::max() / 2);
+      wide.description += ", a 63-bit range";
+      out.push_back(std::move(wide));
+    }
+    return out;
+  };
+  auto call = [](const SampleInput& s, int64_t seed) {
+    return lz::randint(s.int_arg("low"), s.int_arg("high"), s.int_list_arg("size"),
+                       lz::make_generator(static_cast<uint64_t>(seed)), dtype_of(s));
+  };
+  op.op = [call](const SampleInput& s) { return std::vector<Tensor>{call(s, s.int_arg("seed"))}; };
+  op.reference = [](const SampleInput& s) { return one(filled(s.int_list_arg("size"), dtype_of(s), 0)); };
+  op.check = [call](const SampleInput& s, const std::vector<Tensor>& outs) -> std::string {
+    if (outs.size() != 1) return "expected one output";
+    const Tensor& t = outs[0];
+    std::string m = check_meta(t, s.int_list_arg("size"), dtype_of(s));
+    if (!m.empty()) return m;
+    const double low = static_cast<double>(s.int_arg("low")), high = static_cast<double>(s.int_arg("high"));
+    const std::vector<double> v = values(t);
+    std::set<double> seen;
+    double sum = 0;
+    for (double x : v) {
+      if (x < low || x >= high || x != std::floor(x)) return "value " + fmt(x) + " is not an integer in [low, high)";
+      seen.insert(x);
+      sum += x;
+    }
+    // The mean of a uniform draw from [low, high), within six standard errors.
+    const double n = static_cast<double>(v.size()), count = high - low;
+    const double se = std::sqrt((count * count - 1) / 12 / std::max(n, 1.0));
+    if (n > 0 && std::fabs(sum / n - (low + high - 1) / 2) > 6 * se) return "mean " + fmt(sum / n) + " is off";
+    if (count <= 16 && n >= 1000 && static_cast<double>(seen.size()) != count) return "not every value drawn";
+    m = ::lzt::mismatch(values(call(s, s.int_arg("seed"))), v, 0, 0);
+    if (!m.empty()) return "not reproducible with the same seed: " + m;
+    if (n >= 16 && values(call(s, s.int_arg("seed") + 1000)) == v) return "another seed gave the same values";
+    return "";
+  };
+  op.errors = [] {
+    const auto sample = [](int64_t low, int64_t high, ScalarType t) {
+      return SampleInput{{},
+                         {{"size", IValue(std::vector<int64_t>{2})}, {"dtype", IValue(t)}, {"low", IValue(low)},
+                          {"high", IValue(high)}, {"seed", IValue(int64_t{1})}},
+                         "[" + std::to_string(low) + ", " + std::to_string(high) + ")"};
+    };
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(ValueError, sample(3, 3, lz::kLong), "[randint] low, high: expected low < high, got low=3 high=3"),
+        LZT_EXPECT_ERROR(ValueError, sample(0, 300, lz::kByte), "[randint] low, high: [0, 300) does not fit dtype uint8"),
+        LZT_EXPECT_ERROR(ValueError, sample(0, (int64_t{1} << 24) + 2, lz::kFloat32), "does not fit dtype float32")};
+  };
+  return op;
+}
+
 // ---- *_like ----------------------------------------------------------------------------------
 
 // Tensors of every shape and layout; half the samples name a dtype (the
@@ -427,6 +506,7 @@ void add_factory_ops(std::vector<OpInfo>& t) {
   t.push_back(eye_entry(true));
   t.push_back(random_entry(true));
   t.push_back(random_entry(false));
+  t.push_back(randint_entry());
   t.push_back(like_entry("zeros_like", 0.0, [](const Tensor& x, const lz::TensorOptions& o) { return lz::zeros_like(x, o); }));
   t.push_back(like_entry("ones_like", 1.0, [](const Tensor& x, const lz::TensorOptions& o) { return lz::ones_like(x, o); }));
   t.push_back(like_entry("empty_like", std::nullopt,

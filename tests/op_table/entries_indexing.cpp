@@ -266,8 +266,9 @@ std::vector<SampleInput> scatter_samples(ScalarType t, bool with_src) {
   return out;
 }
 
-// Applies the writes in row-major index order: the last write wins.
-std::vector<Expected> scatter_reference(const SampleInput& s, bool with_src) {
+// Applies the writes in row-major index order: the last write wins, or
+// (add) every write is summed into the element.
+std::vector<Expected> scatter_reference(const SampleInput& s, bool with_src, bool add = false) {
   const Tensor& x = s[0];
   std::vector<double> v = values(x);
   const std::vector<int64_t> idx = int_values(s[1]);
@@ -283,7 +284,9 @@ std::vector<Expected> scatter_reference(const SampleInput& s, bool with_src) {
     const Coord c = unravel(static_cast<int64_t>(k), is);
     Coord target = c;
     target[d] = idx[k];
-    v[ravel(target, xs)] = with_src ? src[ravel(c, ss)] : value;
+    double& element = v[ravel(target, xs)];
+    const double written = with_src ? src[ravel(c, ss)] : value;
+    element = add ? as_stored(x.dtype(), element + written) : written;
   }
   return one(Expected{lz::SizeVec(x.sizes().begin(), x.sizes().end()), x.dtype(), v});
 }
@@ -353,11 +356,106 @@ OpInfo scatter_entry(bool with_src) {
 
 }  // namespace
 
+OpInfo scatter_add_entry() {
+  OpInfo op;
+  op.name = "scatter_add";
+  op.dtypes = all_types();
+  op.samples = [](ScalarType t) { return scatter_samples(t, true); };
+  op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::scatter_add(s[0], s.int_arg("dim"), s[1], s[2])}; };
+  op.inplace = [](Tensor& self, const SampleInput& s) { self.scatter_add_(s.int_arg("dim"), s[1], s[2]); };
+  op.out = [](std::vector<Tensor>& outs, const SampleInput& s) {
+    lz::scatter_add_out(outs[0], s[0], s.int_arg("dim"), s[1], s[2]);
+  };
+  op.reference = [](const SampleInput& s) { return scatter_reference(s, true, /*add=*/true); };
+  op.errors = [] {
+    auto in = [](Tensor x, Tensor idx, Tensor src, std::string desc) {
+      return SampleInput{{std::move(x), std::move(idx), std::move(src)}, {{"dim", IValue(int64_t{0})}}, std::move(desc)};
+    };
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(IndexError, in(lz::zeros({3, 2}), index_tensor({3}, {1, 1}, false), lz::zeros({1, 1}), "index 3"),
+                         "[scatter_add] index 3 is out of bounds for dimension 0 with size 3"),
+        LZT_EXPECT_ERROR(TypeError, in(lz::zeros({3}), index_tensor({0}, {1}, false), lz::zeros({1}, lz::kFloat64), "src dtype"),
+                         "[scatter_add] src: expected the dtype of self (float32), got float64")};
+  };
+  return op;
+}
+
+// index_add samples: self in every layout, a 1-D index with repeats along
+// each dim, source with the index's length there.
+std::vector<SampleInput> index_add_samples(ScalarType t) {
+  std::vector<SampleInput> out;
+  uint32_t seed = 600;
+  for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{5}, {3, 4}, {2, 3, 4}}) {
+    const int64_t nd = static_cast<int64_t>(shape.size());
+    for (const auto& [name, x] : layouts(shape, t, seed++)) {
+      for (int64_t d = 0; d < nd; ++d) {
+        const int64_t n = shape[d] + 2;
+        lz::SizeVec ssizes(shape.begin(), shape.end());
+        ssizes[d] = n;
+        out.push_back(SampleInput{{x, index_tensor(random_indices(n, shape[d], seed++), {n}, d % 2 == 0),
+                                   layouts(ssizes, t, seed++)[0].second},
+                                  {{"dim", IValue(d)}, {"alpha", IValue(int64_t{2})}},
+                                  name + ", dim " + std::to_string(d)});
+      }
+    }
+  }
+  out.push_back(SampleInput{{domain_tensor({}, t, 690), index_tensor({0}, {1}, false), domain_tensor({}, t, 691)},
+                            {{"dim", IValue(int64_t{0})}, {"alpha", IValue(int64_t{1})}}, "0-dim"});
+  return out;
+}
+
+OpInfo index_add_entry() {
+  OpInfo op;
+  op.name = "index_add";
+  op.dtypes = all_types();
+  op.samples = index_add_samples;
+  op.op = [](const SampleInput& s) {
+    return std::vector<Tensor>{lz::index_add(s[0], s.int_arg("dim"), s[1], s[2], s.scalar_arg("alpha"))};
+  };
+  op.inplace = [](Tensor& self, const SampleInput& s) {
+    self.index_add_(s.int_arg("dim"), s[1], s[2], s.scalar_arg("alpha"));
+  };
+  op.reference = [](const SampleInput& s) {
+    const Tensor& x = s[0];
+    std::vector<double> v = values(x);
+    const std::vector<int64_t> idx = int_values(s[1]);
+    const std::vector<double> src = values(s[2]);
+    const double alpha = s.scalar_arg("alpha").to_double();
+    const lz::SizeVec xs = x.dim() == 0 ? lz::SizeVec{1} : lz::SizeVec(x.sizes().begin(), x.sizes().end());
+    const lz::SizeVec ss = s[2].dim() == 0 ? lz::SizeVec{1} : lz::SizeVec(s[2].sizes().begin(), s[2].sizes().end());
+    const int64_t d = x.dim() == 0 ? 0 : wrap(s.int_arg("dim"), x.dim());
+    for (size_t k = 0; k < src.size(); ++k) {
+      const Coord c = unravel(static_cast<int64_t>(k), ss);
+      Coord target = c;
+      target[d] = idx[static_cast<size_t>(c[d])];
+      double& element = v[ravel(target, xs)];
+      element = as_stored(x.dtype(), element + as_stored(x.dtype(), alpha * src[k]));
+    }
+    return one(Expected{lz::SizeVec(x.sizes().begin(), x.sizes().end()), x.dtype(), v});
+  };
+  op.errors = [] {
+    auto in = [](Tensor x, Tensor idx, Tensor src, std::string desc) {
+      return SampleInput{{std::move(x), std::move(idx), std::move(src)},
+                         {{"dim", IValue(int64_t{0})}, {"alpha", IValue(int64_t{1})}}, std::move(desc)};
+    };
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(ShapeError, in(lz::zeros({3, 2}), index_tensor({0, 1}, {2}, false), lz::zeros({3, 2}), "length"),
+                         "[index_add] index: expected 3 entries (source's size along dim 0), got 2"),
+        LZT_EXPECT_ERROR(ShapeError, in(lz::zeros({3, 2}), index_tensor({0}, {1, 1}, false), lz::zeros({1, 2}), "2-D index"),
+                         "[index_add] index: expected a 0-D or 1-D tensor, got 2-D"),
+        LZT_EXPECT_ERROR(IndexError, in(lz::zeros({3, 2}), index_tensor({5}, {1}, false), lz::zeros({1, 2}), "index 5"),
+                         "[scatter_add] index 5 is out of bounds for dimension 0 with size 3")};
+  };
+  return op;
+}
+
 void add_indexing_ops(std::vector<OpInfo>& t) {
   t.push_back(index_select_entry());
   t.push_back(gather_entry());
   t.push_back(scatter_entry(true));
   t.push_back(scatter_entry(false));
+  t.push_back(scatter_add_entry());
+  t.push_back(index_add_entry());
 }
 
 }  // namespace lzt

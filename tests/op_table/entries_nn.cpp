@@ -746,6 +746,47 @@ OpInfo cross_entropy_entry() {
 
 }  // namespace
 
+// ---- mse_loss ------------------------------------------------------------------------
+
+OpInfo mse_loss_entry() {
+  OpInfo op;
+  op.name = "mse_loss";
+  op.dtypes = float_types();
+  op.samples = [](lz::ScalarType t) {
+    return with_kwarg(binary_samples(t), "reduction", {lz::IValue(int64_t{0}), lz::IValue(int64_t{1}), lz::IValue(int64_t{2})});
+  };
+  op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::mse_loss(s[0], s[1], s.int_arg("reduction"))}; };
+  op.reference = [](const SampleInput& s) {
+    const Expected squared =
+        map_reference(s[0], s[1], s[0].dtype(), [](double a, double b) { return (a - b) * (a - b); });
+    const int64_t reduction = s.int_arg("reduction");
+    if (reduction == lz::Reduction::None) return std::vector<Expected>{squared};
+    double sum = 0;
+    for (double v : squared.values) sum += v;
+    const double n = static_cast<double>(squared.values.size());
+    // The mean of no elements is NaN, as mean() of an empty tensor.
+    double value = reduction == lz::Reduction::Sum ? sum : n == 0 ? std::nan("") : sum / n;
+    // A float16 sum of the large samples overflows (to inf, as in PyTorch).
+    if (squared.dtype == lz::kFloat16 && std::fabs(value) >= 65520) value = std::numeric_limits<double>::infinity();
+    return std::vector<Expected>{Expected{{}, squared.dtype, {value}}};
+  };
+  // Each square rounds to the dtype before the sum.
+  op.tolerance = norm_tolerance;
+  op.errors = [] {
+    const auto sample = [](const Tensor& a, const Tensor& b, int64_t reduction, std::string what) {
+      return SampleInput{{a, b}, {{"reduction", lz::IValue(reduction)}}, std::move(what)};
+    };
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(ValueError, sample(lz::zeros({3}), lz::zeros({3}), 3, "reduction 3"),
+                         "[mse_loss] reduction: 3 is not a valid value for reduction"),
+        LZT_EXPECT_ERROR(TypeError, sample(lz::zeros({3}, lz::kInt64), lz::zeros({3}, lz::kInt64), 1, "int64"),
+                         "[mse_loss] self, target: expected floating point tensors, got int64 and int64"),
+        LZT_EXPECT_ERROR(ShapeError, sample(lz::zeros({3}), lz::zeros({2}), 1, "[3] and [2]"),
+                         "[mse_loss] self shape [3] and target shape [2] are not broadcastable")};
+  };
+  return op;
+}
+
 void add_nn_ops(std::vector<OpInfo>& t) {
   t.push_back(softmax_entry(false));
   t.push_back(softmax_entry(true));
@@ -756,6 +797,7 @@ void add_nn_ops(std::vector<OpInfo>& t) {
   t.push_back(nll_loss_entry(false));
   t.push_back(nll_loss_entry(true));
   t.push_back(cross_entropy_entry());
+  t.push_back(mse_loss_entry());
 }
 
 }  // namespace lzt

@@ -46,6 +46,9 @@ RunReport make_report() {
   w6.max_abs_err = 0.5;
   w6.max_rel_err = std::numeric_limits<double>::quiet_NaN();
   w6.eager_pct_of_bandwidth = 40, w6.pct_of_bandwidth = 60;
+  w6.profiled_ms = 2.2;  // the training workloads' profile
+  w6.matmul_ms = 1.1;
+  w6.steps_ms = 1.65;
 
   // Latency workload: not bandwidth-bound, with the W8 extras.
   WorkloadResult w8 = w1;
@@ -220,6 +223,10 @@ TEST_CASE("print_table: header, one row per workload, status, W8 figures and leg
   CHECK(latency.find("123 ns per traced op") != std::string::npos);
   CHECK(latency.find("4567 ns cache-hit overhead") != std::string::npos);
   CHECK(count(t, "ns per traced op") == 1);
+  const std::string profile = line_starting(t, "W6 mm");
+  CHECK(profile.find("a profiled lazy step of 2.20 ms: matrix products 1.10 ms (50%), other steps 0.550 ms "
+                     "(25%), tracing and lookup 0.550 ms") != std::string::npos);
+  CHECK(count(t, "matrix products") == 1);
 
   CHECK(t.find("not a target") != std::string::npos);
   CHECK(t.find("1 of 3 workloads MISMATCH") != std::string::npos);
@@ -238,7 +245,8 @@ TEST_CASE("write_json: valid, every key, escaped strings, nulls") {
   for (const char* key : {"id", "name", "sizes", "eager_ms", "lazy_ms", "first_ms", "speedup", "gbps",
                           "pct_of_bandwidth", "eager_gbps", "eager_pct_of_bandwidth", "bytes", "kernels",
                           "eager_steps", "cache_hits", "cache_misses", "compile_ms", "max_abs_err", "max_rel_err",
-                          "atol", "rtol", "ok", "bandwidth_bound", "ns_per_traced_op", "cache_hit_overhead_ns"}) {
+                          "atol", "rtol", "ok", "bandwidth_bound", "ns_per_traced_op", "cache_hit_overhead_ns",
+                          "profiled_ms", "matmul_ms", "steps_ms"}) {
     INFO(key);
     CHECK(count(j, json_key(key)) == 3);
   }
@@ -249,6 +257,8 @@ TEST_CASE("write_json: valid, every key, escaped strings, nulls") {
   CHECK(count(j, "\"ns_per_traced_op\": null") == 2);
   CHECK(j.find("\"ns_per_traced_op\": 123.4") != std::string::npos);
   CHECK(j.find("\"cache_hit_overhead_ns\": 4567") != std::string::npos);
+  CHECK(j.find("\"matmul_ms\": 1.1,") != std::string::npos);
+  CHECK(count(j, "\"steps_ms\": null") == 2);
   CHECK(j.find("\"bytes\": 134217728,") != std::string::npos);
   CHECK(j.find("\"bytes\": 128000000,") != std::string::npos);
   CHECK(j.find("\"cache_hits\": 12,") != std::string::npos);

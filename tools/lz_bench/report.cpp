@@ -109,6 +109,14 @@ void print_table(std::ostream& out, const RunReport& r) {
     if (w.cache_hit_overhead_ns) out << "  " << sig3(*w.cache_hit_overhead_ns) << " ns cache-hit overhead per run";
     out << '\n';
   }
+  for (const WorkloadResult& w : r.workloads) {
+    if (!w.profiled_ms || !w.matmul_ms || !w.steps_ms) continue;
+    const double total = *w.profiled_ms;
+    out << w.id << ' ' << w.name << ": a profiled lazy step of " << sig3(total) << " ms: matrix products "
+        << sig3(*w.matmul_ms) << " ms (" << pct(100 * *w.matmul_ms / total) << "), other steps "
+        << sig3(*w.steps_ms - *w.matmul_ms) << " ms (" << pct(100 * (*w.steps_ms - *w.matmul_ms) / total)
+        << "), tracing and lookup " << sig3(total - *w.steps_ms) << " ms\n";
+  }
 
   out << "\n% bw: bytes that must move / lazy time, over a STREAM copy measured right next to the workload (bw GB/s).\n"
          "*: not bandwidth-bound (bandwidth_bound == false: matmul, latency); its % bw is shown but is not a target.\n"
@@ -266,6 +274,9 @@ void write_json(std::ostream& out, const RunReport& r) {
     j.field("ok", w.ok);
     j.field("ns_per_traced_op", w.ns_per_traced_op);
     j.field("cache_hit_overhead_ns", w.cache_hit_overhead_ns);
+    j.field("profiled_ms", w.profiled_ms);
+    j.field("matmul_ms", w.matmul_ms);
+    j.field("steps_ms", w.steps_ms);
     j.end_object();
   }
   j.end_array();

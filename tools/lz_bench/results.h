@@ -40,6 +40,11 @@ struct WorkloadResult {
   // W8 only: tracing cost per recorded operator and the per-run overhead
   // of a cache hit (trace + lookup + launch, minus the kernels), in ns.
   std::optional<double> ns_per_traced_op, cache_hit_overhead_ns;
+  // Training steps (W10, W11), from the median of the profiled lazy runs
+  // (LZ_PROFILE_STEPS): its time, the milliseconds its executable spent in
+  // matrix products (mm, bmm, addmm: the floor) and in all its steps; the
+  // rest of profiled_ms is tracing and looking up the executable.
+  std::optional<double> profiled_ms, matmul_ms, steps_ms;
 };
 
 struct RunReport {

@@ -4,6 +4,9 @@
 #include <chrono>
 #include <sstream>
 
+#include "core/dispatcher.h"
+#include "lazy/config.h"
+
 namespace lz::bench_runner {
 namespace {
 
@@ -49,6 +52,45 @@ double timed_ms(const Workload::Step& step, int rounds, bool lazy, Device device
   for (int i = 0; i < rounds; ++i) run_once(step, lazy);
   finish(device);
   return ms_since(t0);
+}
+
+// The matrix products of a step: the floor under a training step.
+bool is_matrix_product(std::string_view op_name) {
+  const std::optional<OperatorHandle> op = Dispatcher::singleton().find(op_name);
+  if (!op) return false;
+  const OpId id = op->id();
+  return id == OpId::mm || id == OpId::bmm || id == OpId::addmm;
+}
+
+struct StepProfile {
+  double wall_ms = 0, matmul_ms = 0, steps_ms = 0;
+};
+
+// `runs` lazy runs with step profiling on; the run of median wall time
+// (the machine's speed moves between runs: its parts are compared within
+// one run).
+StepProfile profile_steps(const Workload::Step& step, int runs, Device device) {
+  lazy::Settings s = lazy::settings();
+  const bool was = s.profile_steps;
+  s.profile_steps = true;
+  lazy::set_settings(s);
+  std::vector<StepProfile> profiles;
+  for (int i = 0; i < runs; ++i) {
+    const lazy::LazyMetrics before = lazy::metrics();
+    StepProfile p;
+    p.wall_ms = timed_ms(step, 1, true, device);
+    for (const auto& [op, ms] : lazy::metrics().step_ms) {
+      auto it = before.step_ms.find(op);
+      const double d = ms - (it == before.step_ms.end() ? 0.0 : it->second);
+      p.steps_ms += d;
+      if (is_matrix_product(op)) p.matmul_ms += d;
+    }
+    profiles.push_back(p);
+  }
+  s.profile_steps = was;
+  lazy::set_settings(s);
+  std::sort(profiles.begin(), profiles.end(), [](const auto& a, const auto& b) { return a.wall_ms < b.wall_ms; });
+  return profiles[profiles.size() / 2];
 }
 
 std::string shapes_of(const std::vector<Tensor>& inputs) {
@@ -131,6 +173,13 @@ WorkloadResult measure(const Workload& w, const RunOptions& options, BandwidthPr
   r.eager_gbps = r.bytes / (r.eager_ms * 1e6);
   r.pct_of_bandwidth = 100 * r.gbps / r.bandwidth_gbps;
   r.eager_pct_of_bandwidth = 100 * r.eager_gbps / r.bandwidth_gbps;
+
+  if (w.make_step && options.repetitions > 0) {
+    const StepProfile p = profile_steps(lazy_step, options.repetitions, options.device);
+    r.profiled_ms = p.wall_ms;
+    r.matmul_ms = p.matmul_ms;
+    r.steps_ms = p.steps_ms;
+  }
 
   if (w.rounds > 1) {  // W8: what a traced operator and a cache-hit run cost
     const Tensor x = lazy_in[0];

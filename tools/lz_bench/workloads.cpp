@@ -41,6 +41,12 @@ Workload::Step adamw_step(std::vector<Tensor>& inputs, size_t first,
   };
 }
 
+// A Linear layer's [out, in] weight, scaled by 1/sqrt(in) so that
+// activations stay of unit size.
+Tensor linear_weight(int64_t out, int64_t in_features, uint64_t seed, ScalarType t) {
+  return normal({out, in_features}, seed, t) * (1 / std::sqrt(static_cast<double>(in_features)));
+}
+
 double sum_of_bytes(const std::vector<Tensor>& in) {
   double b = 0;
   for (const Tensor& t : in) b += bytes_of(t);
@@ -57,13 +63,10 @@ Workload mlp_train() {
   w.make_inputs = [](bool q, ScalarType t) {
     const int64_t batch = q ? 32 : 256, in = q ? 128 : 1024, hidden = q ? 256 : 4096, classes = q ? 64 : 1024;
     const Tensor labels = (normal({batch}, 100, kFloat32).abs() * 1000).to(kLong).remainder(classes);
-    const auto weight = [&](int64_t out, int64_t in_features, uint64_t seed) {
-      return normal({out, in_features}, seed, t) * (1 / std::sqrt(static_cast<double>(in_features)));
-    };
     return std::vector<Tensor>{normal({batch, in}, 10, t), labels,
-                               weight(hidden, in, 11),      normal({hidden}, 12, t) * 0.01,
-                               weight(hidden, hidden, 13),  normal({hidden}, 14, t) * 0.01,
-                               weight(classes, hidden, 15), normal({classes}, 16, t) * 0.01};
+                               linear_weight(hidden, in, 11, t),      normal({hidden}, 12, t) * 0.01,
+                               linear_weight(hidden, hidden, 13, t),  normal({hidden}, 14, t) * 0.01,
+                               linear_weight(classes, hidden, 15, t), normal({classes}, 16, t) * 0.01};
   };
   w.make_step = [](std::vector<Tensor>& in) {
     return adamw_step(in, 2, [](const std::vector<Tensor>& p) {
@@ -88,14 +91,11 @@ Workload block_train() {
   w.bandwidth_bound = false;
   w.make_inputs = [](bool q, ScalarType t) {
     const int64_t batch = q ? 2 : 8, seq = q ? 32 : 256, width = q ? 64 : 512;
-    const auto weight = [&](int64_t out, int64_t in_features, uint64_t seed) {
-      return normal({out, in_features}, seed, t) * (1 / std::sqrt(static_cast<double>(in_features)));
-    };
     return std::vector<Tensor>{normal({batch, seq, width}, 20, t), normal({batch, seq, width}, 21, t),
                                ones({width}, t),  // attention RMSNorm weight
-                               weight(3 * width, width, 22), weight(width, width, 23),
+                               linear_weight(3 * width, width, 22, t), linear_weight(width, width, 23, t),
                                ones({width}, t),  // MLP RMSNorm weight
-                               weight(4 * width, width, 24), weight(width, 4 * width, 25)};
+                               linear_weight(4 * width, width, 24, t), linear_weight(width, 4 * width, 25, t)};
   };
   w.make_step = [](std::vector<Tensor>& in) {
     return adamw_step(in, 2, [](const std::vector<Tensor>& p) {
