@@ -8,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "core/op_tags.h"
-#include "core/shape.h"
 #include "passes/lower_group.h"
 #include "passes/lowering.h"
 
@@ -60,7 +59,6 @@ class Planner {
   void plan_reduction(ir::NodeId n, const Lowering& l);
   void make_eager(ir::NodeId n, std::string reason);
   void merge_into(uint32_t into, uint32_t from);
-  void merge_siblings();
   bool only_read_by(uint32_t u, ir::NodeId n);
   int cost_of(uint32_t u) const;
   // The most a producer may cost per element (Lowering::cost summed) to be
@@ -376,42 +374,10 @@ FusionPlan Planner::run() {
       plan_pointwise(n);
     }
   }
-  if (options_.fuse) merge_siblings();
   FusionPlan plan;
   finish(plan);
   plan.decisions = std::move(decisions_);
   return plan;
-}
-
-// Independent element-wise kernels over the same domain (an optimizer's
-// updates of same-shaped parameters) become one multi-output kernel: one
-// launch and one loop instead of several, with the same memory traffic.
-// Units that read each other, even through other steps, stay apart (the
-// merged kernel would have to run both before and after), as do reductions
-// (their row structure is their own). Each unit is tried against the last
-// open unit of its domain only, so planning stays linear.
-void Planner::merge_siblings() {
-  std::vector<std::pair<SizeVec, uint32_t>> open;  // domain shape -> unit later siblings join
-  for (uint32_t u = 0; u < units_.size(); ++u) {
-    Unit& unit = units_[u];
-    if (find(u) != u || !unit.kernel || unit.has_reduction || unit.nodes.empty()) continue;
-    const SizeVec& domain = shape(unit.domain_value);
-    auto it = std::find_if(open.begin(), open.end(), [&](const auto& e) { return e.first == domain; });
-    if (it == open.end()) {
-      open.emplace_back(domain, u);
-      continue;
-    }
-    const uint32_t into = it->second;
-    if (units_[into].nodes.size() + unit.nodes.size() > kMaxKernelNodes || reaches(u, {into}) ||
-        reaches(into, {u})) {
-      it->second = u;
-      continue;
-    }
-    merge_into(into, u);
-    std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
-    decisions_.push_back(absl::StrCat("kernel ", into, ": merged kernel ", u, " (independent, same domain ",
-                                      shape_str(domain), ")"));
-  }
 }
 
 // Views an eager step or the program needs as tensors become eager view
