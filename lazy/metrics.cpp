@@ -67,7 +67,8 @@ LazyMetrics& state() {
   return m;
 }
 
-void increment(CountMap& m, std::string_view key, uint64_t by) {
+template <class Map, class Value>
+void increment(Map& m, std::string_view key, Value by) {
   auto it = m.find(key);
   if (it == m.end()) it = m.emplace(std::string(key), 0).first;
   it->second += by;
@@ -188,11 +189,7 @@ void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op) 
 
 void count_step_ms(std::span<const std::pair<std::string_view, double>> per_step) {
   std::lock_guard<std::mutex> lock(metrics_mutex());
-  for (const auto& [key, ms] : per_step) {
-    auto it = state().step_ms.find(key);
-    if (it == state().step_ms.end()) it = state().step_ms.emplace(std::string(key), 0.0).first;
-    it->second += ms;
-  }
+  for (const auto& [key, ms] : per_step) increment(state().step_ms, key, ms);
 }
 
 void count_kernels(uint64_t launched) {
