@@ -9,6 +9,7 @@
 #include "core/local_dispatch_key_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/factories.h"
+#include "core/shape.h"
 #include "core/stable_hash.h"
 #include "codegen_cuda/device_kernel.h"
 #include "codegen_llvm/compiled_kernel.h"
@@ -287,6 +288,10 @@ void Executable::Builder::add_kernel_step(const passes::FusionGroup& group,
     }
   }
   for (ir::ValueId v : group.shape_refs) k.shape_sizes.push_back(size_source(v));
+  for (ir::ValueId sibling : group.sibling_domains) {
+    exe_.size_equalities_.push_back(SizeEquality{static_cast<uint32_t>(exe_.kernels_.size()),
+                                                 size_source(group.domain), size_source(sibling)});
+  }
   k.params = group.params;
   Step step;
   step.kernel = static_cast<int32_t>(exe_.kernels_.size());
@@ -460,15 +465,30 @@ class Executable::TraceOrder {
   std::optional<std::vector<ir::NodeId>> order_;
 };
 
+SizeVec Executable::sizes_of(uint32_t source, const ir::Graph& g, TraceOrder& order) const {
+  const SizeSource& s = size_sources_[source];
+  if (s.input) return SizeVec(g.input_data(s.index).sizes().begin(), g.input_data(s.index).sizes().end());
+  const bool same_node = s.built_node < g.num_nodes() && g.node(s.built_node).hash == s.built_hash;
+  const ir::NodeId n = same_node ? s.built_node : order[s.index];
+  return g.value(g.node(n).first_output + s.output).type.sizes;
+}
+
+bool Executable::sizes_agree(const ir::Graph& g, std::span<const ir::ValueId> outputs, std::string* why) const {
+  TraceOrder order(g, outputs);
+  for (const SizeEquality& e : size_equalities_) {
+    const SizeVec domain = sizes_of(e.domain, g, order);
+    const SizeVec sibling = sizes_of(e.sibling, g, order);
+    if (domain == sibling) continue;
+    *why = absl::StrCat("kernel ", e.kernel, " merged siblings over ", shape_str(domain), " and ",
+                        shape_str(sibling));
+    return false;
+  }
+  return true;
+}
+
 void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots,
                                  uint64_t* bytes_allocated) const {
-  const auto sizes_of = [&](uint32_t source) -> SizeVec {
-    const SizeSource& s = size_sources_[source];
-    if (s.input) return SizeVec(g.input_data(s.index).sizes().begin(), g.input_data(s.index).sizes().end());
-    const bool same_node = s.built_node < g.num_nodes() && g.node(s.built_node).hash == s.built_hash;
-    const ir::NodeId n = same_node ? s.built_node : order[s.index];
-    return g.value(g.node(n).first_output + s.output).type.sizes;
-  };
+  const auto sizes_of = [&](uint32_t source) { return this->sizes_of(source, g, order); };
   std::vector<SizeVec> shapes;
   shapes.reserve(k.shape_sizes.size());
   for (uint32_t s : k.shape_sizes) shapes.push_back(sizes_of(s));

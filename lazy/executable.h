@@ -75,6 +75,11 @@ class Executable {
   const std::vector<InputLayout>& input_layouts() const { return input_layouts_; }
   // The signature graph `g` presents for this executable's inputs.
   std::vector<InputLayout> signature_of(const ir::Graph& g) const;
+  // Whether graph `g` (of the same hash and signature) has the sizes the
+  // plan relied on beyond the signature: a kernel merged from independent
+  // siblings runs over one domain, so their domains must still be equal.
+  // If not, *why says which kernel's differ.
+  bool sizes_agree(const ir::Graph& g, std::span<const ir::ValueId> outputs, std::string* why) const;
   size_t num_steps() const { return steps_.size(); }
   size_t num_kernels() const { return kernels_.size(); }
   size_t num_eager_steps() const { return steps_.size() - kernels_.size(); }
@@ -111,6 +116,13 @@ class Executable {
     uint64_t built_hash = 0;
   };
   class TraceOrder;  // the post order, computed on first use
+  SizeVec sizes_of(uint32_t size_source, const ir::Graph& g, TraceOrder& order) const;
+  // A merged kernel's domain and one sibling's domain (size sources).
+  struct SizeEquality {
+    uint32_t kernel = 0;
+    uint32_t domain = 0;
+    uint32_t sibling = 0;
+  };
   struct KernelStep {
     ir::Kernel kernel;
     KernelCode code;
@@ -145,6 +157,7 @@ class Executable {
   std::vector<std::pair<uint32_t, uint32_t>> inputs_;  // (graph input index, slot)
   std::vector<KernelStep> kernels_;
   std::vector<SizeSource> size_sources_;
+  std::vector<SizeEquality> size_equalities_;
   std::string plan_text_;
   std::vector<std::string> decisions_;
   uint64_t skeleton_hash_ = 0;

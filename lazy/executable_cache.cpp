@@ -45,6 +45,7 @@ ExecutableCache& ExecutableCache::instance() {
 }
 
 std::shared_ptr<const Executable> ExecutableCache::lookup(uint64_t graph_hash, const ir::Graph& g,
+                                                         std::span<const ir::ValueId> outputs,
                                                          std::string* miss_reason) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = by_hash_.find(graph_hash);
@@ -54,18 +55,23 @@ std::shared_ptr<const Executable> ExecutableCache::lookup(uint64_t graph_hash, c
   }
   std::vector<InputLayout> nearest_now;
   const Executable* nearest = nullptr;
+  std::string sizes_differ;  // the first variant whose signature matched
   for (Lru::iterator entry : it->second) {
     std::vector<InputLayout> sig = entry->exe->signature_of(g);
+    std::string why;
     if (sig == entry->exe->input_layouts()) {
-      lru_.splice(lru_.begin(), lru_, entry);  // now the most recently used
-      return entry->exe;
+      if (entry->exe->sizes_agree(g, outputs, &why)) {
+        lru_.splice(lru_.begin(), lru_, entry);  // now the most recently used
+        return entry->exe;
+      }
+      if (sizes_differ.empty()) sizes_differ = std::move(why);
     }
     if (nearest == nullptr) {
       nearest = entry->exe.get();
       nearest_now = std::move(sig);
     }
   }
-  *miss_reason = describe_difference(nearest->input_layouts(), nearest_now);
+  *miss_reason = sizes_differ.empty() ? describe_difference(nearest->input_layouts(), nearest_now) : sizes_differ;
   return nullptr;
 }
 

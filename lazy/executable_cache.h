@@ -19,10 +19,12 @@ class ExecutableCache {
   static ExecutableCache& instance();
 
   // The executable cached for `graph_hash` whose input signature matches
-  // graph `g`; nullptr on a miss, with the reason in *miss_reason ("new
-  // graph", or which input's layout differs from the cached variant's).
+  // graph `g` (computing `outputs`) and whose plan holds for its sizes;
+  // nullptr on a miss, with the reason in *miss_reason ("new graph", which
+  // input's layout differs from the cached variant's, or which merged
+  // kernel's sizes no longer agree).
   std::shared_ptr<const Executable> lookup(uint64_t graph_hash, const ir::Graph& g,
-                                           std::string* miss_reason);
+                                           std::span<const ir::ValueId> outputs, std::string* miss_reason);
   void insert(uint64_t graph_hash, std::shared_ptr<const Executable> exe);
   // For a "new graph" miss, once `exe` is built for it: which node differs
   // from the cached graph of the same operators and wiring, or "new graph".

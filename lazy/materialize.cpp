@@ -113,7 +113,7 @@ std::exception_ptr Trace::materialize(SyncCause cause) {
     bool hit = false;
     std::string miss_reason;
     try {
-      exe = ExecutableCache::instance().lookup(key, graph_, &miss_reason);
+      exe = ExecutableCache::instance().lookup(key, graph_, outputs, &miss_reason);
       hit = exe != nullptr;
       if (!exe) {
         exe = Executable::build(graph_, outputs);

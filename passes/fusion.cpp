@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "core/op_tags.h"
+#include "core/shape.h"
 #include "passes/lower_group.h"
 #include "passes/lowering.h"
 
@@ -24,6 +25,9 @@ struct Unit {
   bool has_reduction = false;
   uint64_t reduce_axes = 0;
   std::vector<ir::NodeId> nodes;
+  // Merged independent siblings' domain values: the kernel runs over
+  // domain_value's sizes and is right only while theirs are equal.
+  std::vector<ir::ValueId> sibling_domains;
   absl::flat_hash_set<uint32_t> deps;  // units whose values this one reads
   std::string reason;                  // eager units
 };
@@ -59,6 +63,7 @@ class Planner {
   void plan_reduction(ir::NodeId n, const Lowering& l);
   void make_eager(ir::NodeId n, std::string reason);
   void merge_into(uint32_t into, uint32_t from);
+  void merge_siblings();
   bool only_read_by(uint32_t u, ir::NodeId n);
   int cost_of(uint32_t u) const;
   // The most a producer may cost per element (Lowering::cost summed) to be
@@ -374,10 +379,47 @@ FusionPlan Planner::run() {
       plan_pointwise(n);
     }
   }
+  if (options_.fuse) merge_siblings();
   FusionPlan plan;
   finish(plan);
   plan.decisions = std::move(decisions_);
   return plan;
+}
+
+// Independent element-wise kernels over the same domain (an optimizer's
+// updates of same-shaped parameters) become one multi-output kernel: one
+// launch and one loop instead of several, with the same memory traffic.
+// Units that read each other, even through other steps, stay apart (the
+// merged kernel would have to run both before and after), as do reductions
+// (their row structure is their own). Each unit is tried against the last
+// open unit of its domain only, so planning stays linear.
+void Planner::merge_siblings() {
+  std::vector<std::pair<SizeVec, uint32_t>> open;  // domain shape -> unit later siblings join
+  for (uint32_t u = 0; u < units_.size(); ++u) {
+    Unit& unit = units_[u];
+    if (find(u) != u || !unit.kernel || unit.has_reduction || unit.nodes.empty()) continue;
+    // The executable checks the siblings' sizes when it is reused, through
+    // the trace values they come from: a domain no trace value matches
+    // cannot be checked, and is not merged.
+    if (p_.origin[unit.domain_value] == ir::kNone) continue;
+    const SizeVec& domain = shape(unit.domain_value);
+    auto it = std::find_if(open.begin(), open.end(), [&](const auto& e) { return e.first == domain; });
+    if (it == open.end()) {
+      open.emplace_back(domain, u);
+      continue;
+    }
+    const uint32_t into = it->second;
+    if (units_[into].nodes.size() + unit.nodes.size() > kMaxKernelNodes || reaches(u, {into}) ||
+        reaches(into, {u})) {
+      it->second = u;
+      continue;
+    }
+    units_[into].sibling_domains.push_back(unit.domain_value);
+    merge_into(into, u);
+    std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
+    decisions_.push_back(absl::StrCat("kernel ", into, ": merged kernel ", u, " (independent, same domain ",
+                                      shape_str(domain), ")"));
+  }
 }
 
 // Views an eager step or the program needs as tensors become eager view
@@ -476,6 +518,8 @@ void Planner::finish(FusionPlan& plan) {
     if (group.outputs.empty()) continue;  // nothing it computes is used
     for (ir::NodeId n : unit.nodes) in_group[n] = 1;
     lower_group(g_, in_group, GroupDomain{unit.domain_value, unit.reduce_axes, unit.has_reduction}, group);
+    group.domain = unit.domain_value;
+    group.sibling_domains = unit.sibling_domains;
     for (ir::NodeId n : unit.nodes) in_group[n] = 0;
     plan.groups.push_back(std::move(group));
   }

@@ -27,6 +27,9 @@
 // - Several consumers merge their producers' kernels into one multi-output
 //   kernel (an Adam step: p, m and v in one pass), unless merging would
 //   make a kernel both precede and follow another step.
+// - Independent element-wise kernels over the same domain merge into one
+//   multi-output kernel (an optimizer's updates of same-shaped parameters:
+//   one launch and one loop), unless one reads the other through any step.
 // - Nodes without a lowering (matmul, indexing, random operators, ...) are
 //   eager steps between kernels of the same executable; their inputs are
 //   stored by the kernels that compute them.

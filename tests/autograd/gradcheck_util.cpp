@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <catch2/catch.hpp>
+
 #include "tests/op_table/tensor_access.h"
 
 namespace lzt {
@@ -94,6 +96,31 @@ std::string compare_with_differences(const SampleFunction& f, const SampleInput&
     }
   }
   return "";
+}
+
+void check_table(const SampleCheck& check, const std::string& label, const std::set<std::string>& only,
+                 TableCoverage* coverage) {
+  for (const OpInfo& op : op_table()) {
+    if (op.check) continue;  // random operators: no reference values, no differences either
+    if (!only.empty() && !only.contains(op.name)) continue;
+    if (std::find(op.dtypes.begin(), op.dtypes.end(), lz::kFloat64) == op.dtypes.end()) continue;
+    for (const SampleInput& sample : op.samples(lz::kFloat64)) {
+      std::string problem;
+      try {
+        problem = check(op, sample);
+      } catch (const std::exception& e) {
+        problem = std::string("threw: ") + e.what();
+      }
+      if (problem.rfind("skip:", 0) == 0) continue;
+      if (problem.rfind("missing:", 0) == 0) {
+        coverage->missing.emplace(op.name, problem);
+        continue;
+      }
+      coverage->checked.insert(op.name);
+      INFO(op.name << " (" << label << ") on " << sample.str());
+      CHECK(problem == "");
+    }
+  }
 }
 
 }  // namespace lzt

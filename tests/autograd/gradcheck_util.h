@@ -1,9 +1,11 @@
 // What the first- and second-order gradchecks over the operator table share:
 // the scalar an entry is reduced to, and the comparison of an analytic
-// gradient with central finite differences.
+// gradient with central finite differences, and the loop over the table.
 #pragma once
 
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,5 +39,20 @@ std::string compare_with_differences(const SampleFunction& f, const SampleInput&
                                      const std::vector<size_t>& inputs,
                                      const std::vector<lz::Tensor>& analytic, double value,
                                      double magnitude, int64_t elements);
+
+// One sample's check: "" when it holds, "skip: ..." when the sample cannot
+// be checked, "missing: ..." when a formula is missing, else what differs.
+using SampleCheck = std::function<std::string(const OpInfo&, const SampleInput&)>;
+
+struct TableCoverage {
+  std::set<std::string> checked;
+  std::map<std::string, std::string> missing;  // operator -> why
+};
+
+// Runs `check` on the float64 samples of every table entry with reference
+// values (of `only`'s operators when it is not empty); a sample's problem
+// (or exception) fails the calling test case, named with `label`.
+void check_table(const SampleCheck& check, const std::string& label, const std::set<std::string>& only,
+                 TableCoverage* coverage);
 
 }  // namespace lzt

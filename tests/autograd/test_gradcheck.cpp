@@ -125,51 +125,32 @@ std::string float32_matches_float64(const lzt::OpInfo& op, const lzt::SampleInpu
   return "";
 }
 
-struct Coverage {
-  std::set<std::string> checked, missing;
-};
-
-void run_table(bool lazy, Coverage* coverage) {
-  for (const lzt::OpInfo& op : lzt::op_table()) {
-    if (op.check) continue;  // random operators: no reference values, no differences either
-    if (std::find(op.dtypes.begin(), op.dtypes.end(), lz::kFloat64) == op.dtypes.end()) continue;
-    for (const lzt::SampleInput& sample : op.samples(lz::kFloat64)) {
-      std::string problem;
-      try {
-        problem = gradcheck(op, sample, lazy);
-      } catch (const std::exception& e) {
-        problem = std::string("threw: ") + e.what();
-      }
-      if (problem.rfind("skip:", 0) == 0) continue;
-      if (problem.rfind("missing:", 0) == 0) {
-        coverage->missing.insert(op.name);
-        INFO(op.name << " (" << (lazy ? "lazy" : "eager") << "): " << problem);
-        CHECK(kKnownMissing.contains(op.name));
-        continue;
-      }
-      coverage->checked.insert(op.name);
-      INFO(op.name << " (" << (lazy ? "lazy" : "eager") << ") on " << sample.str());
-      CHECK(problem == "");
-    }
+// Every entry checked (more than 100), and the ones without a formula
+// are the known ones.
+void check_coverage(const lzt::TableCoverage& coverage, const char* label) {
+  std::cout << "gradcheck (" << label << "): " << coverage.checked.size() << " table entries checked, "
+            << coverage.missing.size() << " without a formula\n";
+  for (const auto& [name, why] : coverage.missing) {
+    INFO(name << " (" << label << "): " << why);
+    CHECK(kKnownMissing.contains(name));
   }
+  CHECK(coverage.checked.size() > 100);
 }
 
 }  // namespace
 
 TEST_CASE("gradcheck: every differentiable table entry, eagerly", "[autograd][gradcheck]") {
-  Coverage coverage;
-  run_table(false, &coverage);
-  std::cout << "gradcheck (eager): " << coverage.checked.size() << " table entries checked, "
-            << coverage.missing.size() << " without a formula\n";
-  CHECK(coverage.checked.size() > 100);
+  lzt::TableCoverage coverage;
+  lzt::check_table([](const lzt::OpInfo& op, const lzt::SampleInput& s) { return gradcheck(op, s, false); }, "eager",
+                   {}, &coverage);
+  check_coverage(coverage, "eager");
 }
 
 TEST_CASE("gradcheck: every differentiable table entry, lazily", "[autograd][gradcheck][lazy]") {
-  Coverage coverage;
-  run_table(true, &coverage);
-  std::cout << "gradcheck (lazy): " << coverage.checked.size() << " table entries checked, "
-            << coverage.missing.size() << " without a formula\n";
-  CHECK(coverage.checked.size() > 100);
+  lzt::TableCoverage coverage;
+  lzt::check_table([](const lzt::OpInfo& op, const lzt::SampleInput& s) { return gradcheck(op, s, true); }, "lazy",
+                   {}, &coverage);
+  check_coverage(coverage, "lazy");
 }
 
 TEST_CASE("gradcheck: float32 gradients match float64 over the table", "[autograd][gradcheck]") {

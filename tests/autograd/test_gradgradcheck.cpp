@@ -6,7 +6,6 @@
 // operators, so each is differentiable again unless it calls one without a
 // formula of its own; those are listed, not hidden.
 #include <iostream>
-#include <map>
 #include <set>
 
 #include <catch2/catch.hpp>
@@ -90,35 +89,6 @@ std::string gradgradcheck(const lzt::OpInfo& op, const lzt::SampleInput& sample,
   return lzt::compare_with_differences(f, sample, inputs, analytic, value, at_sample.magnitude, kElementsChecked);
 }
 
-struct Coverage {
-  std::set<std::string> checked;
-  std::map<std::string, std::string> missing;  // operator -> why
-};
-
-void run_table(bool lazy, const std::set<std::string>& only, Coverage* coverage) {
-  for (const lzt::OpInfo& op : lzt::op_table()) {
-    if (op.check) continue;  // random operators
-    if (!only.empty() && !only.contains(op.name)) continue;
-    if (std::find(op.dtypes.begin(), op.dtypes.end(), lz::kFloat64) == op.dtypes.end()) continue;
-    for (const lzt::SampleInput& sample : op.samples(lz::kFloat64)) {
-      std::string problem;
-      try {
-        problem = gradgradcheck(op, sample, lazy);
-      } catch (const std::exception& e) {
-        problem = std::string("threw: ") + e.what();
-      }
-      if (problem.rfind("skip:", 0) == 0) continue;
-      if (problem.rfind("missing:", 0) == 0) {
-        coverage->missing.emplace(op.name, problem);
-        continue;
-      }
-      coverage->checked.insert(op.name);
-      INFO(op.name << " (" << (lazy ? "lazy" : "eager") << ") on " << sample.str());
-      CHECK(problem == "");
-    }
-  }
-}
-
 // The families issue 27 names for create_graph: pointwise, reductions and
 // matrix products, and the composites built on them.
 const std::set<std::string> kMustHaveSecondDerivatives = {
@@ -132,8 +102,9 @@ const std::set<std::string> kLazySecondDerivatives = {"mul", "div", "tanh", "pow
 }  // namespace
 
 TEST_CASE("gradgradcheck: second derivatives over the table, eagerly", "[autograd][gradcheck]") {
-  Coverage coverage;
-  run_table(false, {}, &coverage);
+  lzt::TableCoverage coverage;
+  lzt::check_table([](const lzt::OpInfo& op, const lzt::SampleInput& s) { return gradgradcheck(op, s, false); },
+                   "eager", {}, &coverage);
   std::cout << "gradgradcheck (eager): " << coverage.checked.size() << " table entries checked, "
             << coverage.missing.size() << " without second derivatives:";
   for (const auto& [name, why] : coverage.missing) std::cout << " " << name;
@@ -145,8 +116,9 @@ TEST_CASE("gradgradcheck: second derivatives over the table, eagerly", "[autogra
 }
 
 TEST_CASE("gradgradcheck: second derivatives lazily for each family", "[autograd][gradcheck][lazy]") {
-  Coverage coverage;
-  run_table(true, kLazySecondDerivatives, &coverage);
+  lzt::TableCoverage coverage;
+  lzt::check_table([](const lzt::OpInfo& op, const lzt::SampleInput& s) { return gradgradcheck(op, s, true); },
+                   "lazy", kLazySecondDerivatives, &coverage);
   for (const std::string& name : kLazySecondDerivatives) {
     INFO(name << (coverage.missing.contains(name) ? ": " + coverage.missing.at(name) : ""));
     CHECK(coverage.checked.contains(name));

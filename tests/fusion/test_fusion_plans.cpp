@@ -118,6 +118,55 @@ TEST_CASE("fusion plan: consumers of several kernels merge them into one multi-o
   CHECK(p.plan.groups[0].kernel.stores.size() == 3);
 }
 
+TEST_CASE("fusion plan: independent element-wise kernels over one domain merge", "[fusion]") {
+  // Two parameters' updates of the same shape: one kernel, two stores.
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[8, 4] = input 0
+  %1 : f32[8, 4] = input 1
+  %2 : f32[8, 4] = input 2
+  %3 : f32[8, 4] = input 3
+  %4 : f32[8, 4] = mul.Tensor(%0, %1)
+  %5 : f32[8, 4] = mul.Tensor(%2, %3)
+  return %4, %5
+})");
+  CHECK(group_kinds(p.plan) == "K");
+  CHECK(p.plan.groups[0].kernel.stores.size() == 2);
+  bool logged = false;
+  for (const std::string& d : p.plan.decisions) logged = logged || d.find("independent, same domain [8, 4]") != std::string::npos;
+  CHECK(logged);
+}
+
+TEST_CASE("fusion plan: kernels of other shapes or with reductions do not merge as siblings", "[fusion]") {
+  const Planned shapes = plan_of(R"(graph {
+  %0 : f32[8, 4] = input 0
+  %1 : f32[4, 8] = input 1
+  %2 : f32[8, 4] = exp(%0)
+  %3 : f32[4, 8] = exp(%1)
+  return %2, %3
+})");
+  CHECK(group_kinds(shapes.plan) == "KK");
+  const Planned reductions = plan_of(R"(graph {
+  %0 : f32[8, 4] = input 0
+  %1 : f32[8, 4] = input 1
+  %2 : f32[8] = sum.dim_IntList(%0, dim=[1], keepdim=false, dtype=None)
+  %3 : f32[8] = sum.dim_IntList(%1, dim=[1], keepdim=false, dtype=None)
+  return %2, %3
+})");
+  CHECK(group_kinds(reductions.plan) == "KK");
+}
+
+TEST_CASE("fusion plan: a kernel that reads its sibling through an eager step stays apart", "[fusion]") {
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[4, 4] = input 0
+  %1 : f32[4, 4] = input 1
+  %2 : f32[4, 4] = exp(%0)
+  %3 : f32[4, 4] = mm(%2, %1)
+  %4 : f32[4, 4] = sin(%3)
+  return %2, %4
+})");
+  CHECK(group_kinds(p.plan) == "KEK");
+}
+
 TEST_CASE("fusion plan: random operators and operators without lowering stay eager", "[fusion]") {
   const Planned p = plan_of(R"(graph {
   %0 : f32[4, 4] = input 0

@@ -254,6 +254,38 @@ TEST_CASE("lazy executable cache reuses an executable for other sizes", "[lazy]"
   CHECK(m.cache_hits == 1);
 }
 
+// Two independent updates of one shape run as one merged kernel over one
+// domain; the same program with shapes that differ must not reuse it.
+TEST_CASE("lazy executable cache misses when merged sibling kernels no longer share sizes", "[lazy]") {
+  fresh_start();
+  lzl::clear_executable_cache();
+  auto body = [](const Tensor& a, const Tensor& b) {
+    return std::vector<Tensor>{a.mul(Scalar(0.5)).exp(), b.add(Scalar(1.0)).sin()};
+  };
+  auto run = [&](std::vector<int64_t> a_shape, std::vector<int64_t> b_shape) {
+    const Tensor a = lz::randn(a_shape), b = lz::randn(b_shape);
+    const std::vector<Tensor> lazy = body(a.to_lazy(), b.to_lazy());
+    lz::sync(lazy);
+    const std::vector<Tensor> eager = body(a, b);
+    check_same(lazy[0], eager[0]);
+    check_same(lazy[1], eager[1]);
+  };
+  run({4, 8}, {4, 8});  // built: one kernel over [4, 8]
+  lzl::LazyMetrics m = lzl::metrics();
+  REQUIRE(m.cache_misses == 1);
+  CHECK(m.kernels_launched == 1);
+  run({3, 5}, {3, 5});  // still equal: the same executable
+  run({3, 5}, {6, 2});  // equal no more: a second variant, two kernels
+  run({2, 7}, {5, 3});  // the second variant serves unequal sizes
+  run({2, 7}, {2, 7});  // and the first equal ones
+  m = lzl::metrics();
+  INFO(m.report());
+  CHECK(m.cache_misses == 2);
+  CHECK(m.cache_hits == 3);
+  CHECK(m.kernels_launched == 1 + 1 + 2 + 2 + 1);
+  CHECK(lzl::count_of(m.cache_miss_reasons, "kernel 0 merged siblings over [3, 5] and [6, 2]") == 1);
+}
+
 // A hit finds kernel sizes at the node id of the trace the executable was
 // built from when that node has the same hash there, else through the
 // traced cone's post order: dead nodes recorded first shift the ids.

@@ -119,5 +119,6 @@ void add_indexing_ops(std::vector<OpInfo>& table);   // entries_indexing.cpp, fr
 void add_view_ops(std::vector<OpInfo>& table);       // entries_views.cpp, from add_shape_ops
 void add_view_scatter_ops(std::vector<OpInfo>& table);  // entries_view_scatter.cpp, from add_view_ops
 void add_fill_ops(std::vector<OpInfo>& table);          // entries_fill.cpp, from add_view_ops
+void add_loss_ops(std::vector<OpInfo>& table);          // entries_losses.cpp, from add_nn_ops
 
 }  // namespace lzt
