@@ -142,8 +142,8 @@ const Derivative kTable[] = {
     {OpId::nll_loss_forward, saves({0, 1, 2}), true, &nll_loss_backward},
     {OpId::mm, saves({0, 1}), false,
      [](const Ctx& c, const GradList& g) -> GradList {
-       return {c.needs_grad(0) ? mm(g[0], c.tensor(1).t()) : Tensor(),
-               c.needs_grad(1) ? mm(c.self().t(), g[0]) : Tensor()};
+       return {c.needs_grad(0) ? mm_mat1_backward(g[0], c.tensor(1), c.self()) : Tensor(),
+               c.needs_grad(1) ? mm_mat2_backward(g[0], c.self(), c.tensor(1)) : Tensor()};
      }},
     {OpId::bmm, saves({0, 1}), false,
      [](const Ctx& c, const GradList& g) -> GradList {
@@ -154,9 +154,12 @@ const Derivative kTable[] = {
      [](const Ctx& c, const GradList& g) -> GradList {
        const Scalar beta = c.scalar(3);
        const Scalar alpha = c.scalar(4);
+       // alpha is almost always 1: no product then (it would lose the layout
+       // the mm backward chose, too).
+       const Tensor g_alpha = alpha.to<double>() == 1.0 ? g[0] : g[0] * alpha;
        return {c.needs_grad(0) ? g[0] * beta : Tensor(),
-               c.needs_grad(1) ? mm(g[0], c.tensor(2).t()) * alpha : Tensor(),
-               c.needs_grad(2) ? mm(c.tensor(1).t(), g[0]) * alpha : Tensor()};
+               c.needs_grad(1) ? mm_mat1_backward(g_alpha, c.tensor(2), c.tensor(1)) : Tensor(),
+               c.needs_grad(2) ? mm_mat2_backward(g_alpha, c.tensor(1), c.tensor(2)) : Tensor()};
      }},
 };
 

@@ -5,6 +5,7 @@
 #include "core/factories.h"
 #include "core/local_dispatch_key_set.h"
 #include "core/ops_copy.h"
+#include "core/ops_linalg.h"
 #include "core/ops_reduction.h"
 #include "core/ops_views.h"
 #include "core/shape.h"
@@ -51,6 +52,25 @@ Tensor zeros_for(const Tensor& like, IntArrayRef sizes) {
 Tensor scatter_into_zeros(const Tensor& grad, IntArrayRef input_sizes, IntArrayRef sizes, IntArrayRef strides,
                           int64_t offset) {
   return as_strided_scatter(zeros_for(grad, input_sizes), grad, sizes, strides, offset);
+}
+
+namespace {
+
+// A 2-D matrix whose transpose is contiguous (and it is not itself).
+bool is_transposed_contiguous(const Tensor& m) {
+  return m.dim() == 2 && !m.is_contiguous() && m.stride(0) == 1 && m.stride(1) == m.size(0);
+}
+
+}  // namespace
+
+Tensor mm_mat1_backward(const Tensor& grad, const Tensor& mat2, const Tensor& mat1) {
+  // d mat1 = grad @ mat2^T, or (mat2 @ grad^T)^T to match mat1's layout.
+  return is_transposed_contiguous(mat1) ? mm(mat2, grad.t()).t() : mm(grad, mat2.t());
+}
+
+Tensor mm_mat2_backward(const Tensor& grad, const Tensor& mat1, const Tensor& mat2) {
+  // d mat2 = mat1^T @ grad, or (grad^T @ mat1)^T to match mat2's layout.
+  return is_transposed_contiguous(mat2) ? mm(grad.t(), mat1).t() : mm(mat1.t(), grad);
 }
 
 }  // namespace lz::autograd

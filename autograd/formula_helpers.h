@@ -25,4 +25,13 @@ Tensor zeros_for(const Tensor& like, IntArrayRef sizes);
 Tensor scatter_into_zeros(const Tensor& grad, IntArrayRef input_sizes, IntArrayRef sizes, IntArrayRef strides,
                           int64_t offset);
 
+// The gradients of mm(mat1, mat2) given the gradient of its result, each
+// laid out as its operand is: an operand that is the transpose of a
+// contiguous matrix (a Linear weight's W.t()) gets the transpose of a
+// contiguous product, so the weight's own gradient comes out contiguous and
+// everything that reads it (accumulation, an optimizer's fused update)
+// reads it in order.
+Tensor mm_mat1_backward(const Tensor& grad, const Tensor& mat2, const Tensor& mat1);
+Tensor mm_mat2_backward(const Tensor& grad, const Tensor& mat1, const Tensor& mat2);
+
 }  // namespace lz::autograd

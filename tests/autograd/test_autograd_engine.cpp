@@ -54,6 +54,36 @@ TEST_CASE("gradients of broadcast inputs are summed to their shapes", "[autograd
   CHECK_VALUES(b.grad(), {6, 6, 6, 6});
 }
 
+// A Linear layer multiplies by W.t(): the product's gradient for W.t() is
+// computed transposed, so that W's own gradient is contiguous (no strided
+// copy when it is accumulated, no strided reads in an optimizer's kernel).
+TEST_CASE("a weight used transposed in mm and addmm gets a contiguous gradient", "[autograd]") {
+  for (const bool lazy : {false, true}) {
+    for (const bool with_bias : {false, true}) {
+      INFO((lazy ? "lazy" : "eager") << (with_bias ? " addmm" : " mm"));
+      Tensor x = leaf({1, 2, 3, 4, 5, 6}, {2, 3});      // [batch, in]
+      Tensor w = leaf({1, -1, 2, 0, 3, 1, -2, 1, 0.5, 2, -1, 1}, {4, 3});  // [out, in]
+      Tensor b = leaf({0.5, -0.5, 1, 2}, {4});
+      if (lazy) {
+        x = x.detach().to_lazy().requires_grad_();
+        w = w.detach().to_lazy().requires_grad_();
+        b = b.detach().to_lazy().requires_grad_();
+      }
+      const Tensor y = with_bias ? lz::addmm(b, x, w.t()) : lz::mm(x, w.t());
+      const Tensor g = lzt::make_tensor({1, 2, 3, 4, 5, 6, 7, 8}, {2, 4}, lz::kFloat64);
+      const std::vector<Tensor> grads =
+          lz::autograd::grad({y}, {x, w}, {lazy ? g.to_lazy() : g}, std::nullopt, false, false);
+      CHECK(grads[1].is_contiguous());
+      CHECK(grads[0].is_contiguous());
+      // d w = g^T x: row o of w's gradient is sum_b g[b][o] * x[b].
+      CHECK_VALUES(grads[1].to_eager(), {21, 27, 33, 26, 34, 42, 31, 41, 51, 36, 48, 60});
+      // d x = g w.
+      const Tensor expected_dx = lz::mm(g, w.detach().to_eager());
+      CHECK(lz::allclose(grads[0].to_eager(), expected_dx));
+    }
+  }
+}
+
 TEST_CASE("a float32 leaf used with float64 values gets a float32 gradient", "[autograd]") {
   Tensor a = lzt::make_tensor({1, 2}, {2}, lz::kFloat32);
   a.requires_grad_();

@@ -49,6 +49,7 @@ RunReport make_report() {
   w6.profiled_ms = 2.2;  // the training workloads' profile
   w6.matmul_ms = 1.1;
   w6.steps_ms = 1.65;
+  w6.top_other_steps_ms = {{"fused kernels", 0.4}, {"scatter", 0.15}};
 
   // Latency workload: not bandwidth-bound, with the W8 extras.
   WorkloadResult w8 = w1;
@@ -226,6 +227,9 @@ TEST_CASE("print_table: header, one row per workload, status, W8 figures and leg
   const std::string profile = line_starting(t, "W6 mm");
   CHECK(profile.find("a profiled lazy step of 2.20 ms: matrix products 1.10 ms (50%), other steps 0.550 ms "
                      "(25%), tracing and lookup 0.550 ms") != std::string::npos);
+  CHECK(line_starting(t, "W6 mm \"big\" <tile> & bias: costliest").find(
+            "costliest other steps: fused kernels 0.400 ms, scatter 0.150 ms") != std::string::npos);
+  CHECK(count(t, "costliest other steps") == 1);
   CHECK(count(t, "matrix products") == 1);
 
   CHECK(t.find("not a target") != std::string::npos);
@@ -246,7 +250,7 @@ TEST_CASE("write_json: valid, every key, escaped strings, nulls") {
                           "pct_of_bandwidth", "eager_gbps", "eager_pct_of_bandwidth", "bytes", "kernels",
                           "eager_steps", "cache_hits", "cache_misses", "compile_ms", "max_abs_err", "max_rel_err",
                           "atol", "rtol", "ok", "bandwidth_bound", "ns_per_traced_op", "cache_hit_overhead_ns",
-                          "profiled_ms", "matmul_ms", "steps_ms"}) {
+                          "profiled_ms", "matmul_ms", "steps_ms", "top_other_steps_ms"}) {
     INFO(key);
     CHECK(count(j, json_key(key)) == 3);
   }
@@ -259,6 +263,9 @@ TEST_CASE("write_json: valid, every key, escaped strings, nulls") {
   CHECK(j.find("\"cache_hit_overhead_ns\": 4567") != std::string::npos);
   CHECK(j.find("\"matmul_ms\": 1.1,") != std::string::npos);
   CHECK(count(j, "\"steps_ms\": null") == 2);
+  CHECK(count(j, "\"top_other_steps_ms\": {}") == 2);
+  CHECK(j.find("\"fused kernels\": 0.4,") != std::string::npos);
+  CHECK(j.find("\"scatter\": 0.15") != std::string::npos);
   CHECK(j.find("\"bytes\": 134217728,") != std::string::npos);
   CHECK(j.find("\"bytes\": 128000000,") != std::string::npos);
   CHECK(j.find("\"cache_hits\": 12,") != std::string::npos);

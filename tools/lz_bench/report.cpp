@@ -116,6 +116,13 @@ void print_table(std::ostream& out, const RunReport& r) {
         << sig3(*w.matmul_ms) << " ms (" << pct(100 * *w.matmul_ms / total) << "), other steps "
         << sig3(*w.steps_ms - *w.matmul_ms) << " ms (" << pct(100 * (*w.steps_ms - *w.matmul_ms) / total)
         << "), tracing and lookup " << sig3(total - *w.steps_ms) << " ms\n";
+    if (w.top_other_steps_ms.empty()) continue;
+    out << w.id << ' ' << w.name << ": costliest other steps:";
+    for (size_t i = 0; i < w.top_other_steps_ms.size(); ++i) {
+      out << (i == 0 ? " " : ", ") << w.top_other_steps_ms[i].first << ' ' << sig3(w.top_other_steps_ms[i].second)
+          << " ms";
+    }
+    out << '\n';
   }
 
   out << "\n% bw: bytes that must move / lazy time, over a STREAM copy measured right next to the workload (bw GB/s).\n"
@@ -277,6 +284,10 @@ void write_json(std::ostream& out, const RunReport& r) {
     j.field("profiled_ms", w.profiled_ms);
     j.field("matmul_ms", w.matmul_ms);
     j.field("steps_ms", w.steps_ms);
+    j.key("top_other_steps_ms");
+    j.begin_object();
+    for (const auto& [op, ms] : w.top_other_steps_ms) j.field(op, ms);
+    j.end_object();
     j.end_object();
   }
   j.end_array();

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lz::bench_runner {
@@ -45,6 +46,9 @@ struct WorkloadResult {
   // matrix products (mm, bmm, addmm: the floor) and in all its steps; the
   // rest of profiled_ms is tracing and looking up the executable.
   std::optional<double> profiled_ms, matmul_ms, steps_ms;
+  // The costliest of the other steps (at most three, costliest first): the
+  // operator's name, or "fused kernels" for the kernels together, and ms.
+  std::vector<std::pair<std::string, double>> top_other_steps_ms;
 };
 
 struct RunReport {

@@ -64,6 +64,7 @@ bool is_matrix_product(std::string_view op_name) {
 
 struct StepProfile {
   double wall_ms = 0, matmul_ms = 0, steps_ms = 0;
+  std::vector<std::pair<std::string, double>> other_ms;  // costliest first
 };
 
 // `runs` lazy runs with step profiling on; the run of median wall time
@@ -83,9 +84,14 @@ StepProfile profile_steps(const Workload::Step& step, int runs, Device device) {
       auto it = before.step_ms.find(op);
       const double d = ms - (it == before.step_ms.end() ? 0.0 : it->second);
       p.steps_ms += d;
-      if (is_matrix_product(op)) p.matmul_ms += d;
+      if (is_matrix_product(op)) {
+        p.matmul_ms += d;
+      } else if (d > 0) {
+        p.other_ms.emplace_back(op, d);
+      }
     }
-    profiles.push_back(p);
+    std::sort(p.other_ms.begin(), p.other_ms.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    profiles.push_back(std::move(p));
   }
   s.profile_steps = was;
   lazy::set_settings(s);
@@ -179,6 +185,7 @@ WorkloadResult measure(const Workload& w, const RunOptions& options, BandwidthPr
     r.profiled_ms = p.wall_ms;
     r.matmul_ms = p.matmul_ms;
     r.steps_ms = p.steps_ms;
+    r.top_other_steps_ms.assign(p.other_ms.begin(), p.other_ms.begin() + std::min<size_t>(3, p.other_ms.size()));
   }
 
   if (w.rounds > 1) {  // W8: what a traced operator and a cache-hit run cost
