@@ -123,6 +123,11 @@ void autograd_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack
   const bool in_place = schema.is_mutable();
   if (in_place) {
     const Tensor& self = args[0].to_tensor();
+    // A view of a tensor without history, written with values that require
+    // grad: the write changes its base, which gets the history (below).
+    if (autograd_meta(self) == nullptr && self.unsafe_get_impl()->view_base() != nullptr) {
+      record_view(self, Tensor(intrusive_ptr<TensorImpl>(self.unsafe_get_impl()->view_base())));
+    }
     LZ_CHECK(!(self.requires_grad() && self.is_leaf()), ValueError, "[", op.name(), "] ",
              schema.arguments()[0].name,
              ": a leaf tensor that requires grad is being used in an in-place operation "

@@ -98,7 +98,9 @@ Tensor Tensor::detach() const {
   // An alias (same values, same version counter) made below the Autograd
   // key, so it records nothing; views start without autograd state.
   ExcludeDispatchKeyGuard no_autograd(DispatchKey::Autograd);
-  return lz::expand(*this, sizes());
+  Tensor alias = lz::expand(*this, sizes());
+  alias.unsafe_get_impl()->set_view_base(nullptr);  // writes into it do not reach this tensor's history
+  return alias;
 }
 
 const Tensor& Tensor::detach_() const {

@@ -84,6 +84,13 @@ class TensorImpl : public RefCounted {
   // Adds or removes dispatch keys (the lazy layer adds Lazy).
   void set_key_set(DispatchKeySet keys) { key_set_ = keys; }
 
+  // For a view made by a view operator, the tensor at the top of its chain
+  // of views (not a view itself): a write through the view that requires
+  // grad gives that base a history even when it had none (autograd's
+  // CopySlices). Null for other tensors and for detach()'s alias.
+  TensorImpl* view_base() const { return view_base_.get(); }
+  void set_view_base(intrusive_ptr<TensorImpl> base) { view_base_ = std::move(base); }
+
   // Autograd state (core/autograd_meta.h): null for a tensor without
   // history that does not require grad. Shared, so that a gradient hook can
   // hold it weakly. Views do not inherit it.
@@ -110,6 +117,7 @@ class TensorImpl : public RefCounted {
   Device device_;
   DispatchKeySet key_set_;
   std::shared_ptr<AutogradMeta> autograd_meta_;
+  intrusive_ptr<TensorImpl> view_base_;
   bool is_contiguous_ = true;
   bool wrapped_number_ = false;
 };

@@ -8,8 +8,10 @@ namespace lz::views {
 namespace {
 
 Tensor make_view(const Tensor& self, const meta::ViewGeometry& g) {
-  return Tensor(make_intrusive<TensorImpl>(*self.unsafe_get_impl(), g.sizes, g.strides,
-                                           g.storage_offset));
+  TensorImpl* input = self.unsafe_get_impl();
+  auto view = make_intrusive<TensorImpl>(*input, g.sizes, g.strides, g.storage_offset);
+  view->set_view_base(intrusive_ptr<TensorImpl>(input->view_base() != nullptr ? input->view_base() : input));
+  return Tensor(std::move(view));
 }
 
 }  // namespace

@@ -193,6 +193,8 @@ void push_view_results(Trace& tr, const OperatorHandle& op, Stack* stack, const 
   detail::count_traced();
   auto view = make_intrusive<LazyTensorImpl>(base, shaped.sizes(), shaped.strides(),
                                              shaped.storage_offset(), tr.pending(v));
+  // Autograd's view base: the top of the chain of views, as eagerly.
+  view->set_view_base(intrusive_ptr<TensorImpl>(base.view_base() != nullptr ? base.view_base() : &base));
   tr.register_tensor(*view);
   replace_arguments(stack, n, {Tensor(std::move(view))});
 }

@@ -1,6 +1,8 @@
 // Writes through views of tensors with history (autograd/copy_slices.h):
 // the base's gradient goes through the in-place operator for the part the
 // view covers, views read the base's new value, eagerly and lazily.
+#include <cmath>
+
 #include <catch2/catch.hpp>
 
 #include <lazuli/lazuli.h>
@@ -92,4 +94,71 @@ TEST_CASE("a view of a leaf that requires grad refuses an in-place write", "[aut
   lz::NoGradGuard no_grad;
   v.mul_(2);  // allowed without recording
   CHECK_VALUES(x.detach(), {2, 4, 3});
+}
+
+namespace {
+
+struct BufferGrads {
+  Tensor buf, w;
+};
+
+// buf = zeros(2, 3), no history; buf[1] = w * 3 (a copy_ through a view);
+// loss = sum(buf * c): buf gets history through the write, w its gradient.
+BufferGrads write_into_buffer(bool lazy) {
+  const auto input = [&](const std::vector<double>& v, lz::IntArrayRef sizes) {
+    const Tensor t = lzt::make_tensor(v, sizes, lz::kFloat64);
+    return lazy ? t.to_lazy() : t;
+  };
+  Tensor w = input({10, 20, 30}, {3}).requires_grad_();
+  const Tensor c = input({1, 2, 3, 4, 5, 6}, {2, 3});
+  Tensor buf = input({0, 0, 0, 0, 0, 0}, {2, 3});
+  REQUIRE_FALSE(buf.requires_grad());
+  buf.select(0, 1).copy_(w * 3.0);
+  CHECK(buf.requires_grad());
+  CHECK(buf.grad_fn() != nullptr);
+  (buf * c).sum().backward();
+  return {lazy ? buf.to_eager() : buf, lazy ? w.grad().to_eager() : w.grad()};
+}
+
+}  // namespace
+
+TEST_CASE("a write that requires grad through a view of a tensor without history gives the base history",
+          "[autograd][copy_slices]") {
+  for (const bool lazy : {false, true}) {
+    INFO((lazy ? "lazy" : "eager"));
+    const BufferGrads g = write_into_buffer(lazy);
+    CHECK_VALUES(g.buf.detach(), {0, 0, 0, 30, 60, 90});
+    // d/dw of sum(c[1] * 3w): 3 c[1].
+    CHECK_VALUES(g.w, {12, 15, 18});
+  }
+}
+
+TEST_CASE("a write through a view of a view reaches the tensor at the top", "[autograd][copy_slices]") {
+  for (const bool lazy : {false, true}) {
+    INFO((lazy ? "lazy" : "eager"));
+    Tensor w = lzt::make_tensor({1, 2}, {2}, lz::kFloat64);
+    Tensor buf = lz::zeros({3, 4}, lz::TensorOptions().dtype(lz::kFloat64));
+    if (lazy) {
+      w = w.to_lazy();
+      buf = buf.to_lazy();
+    }
+    w.requires_grad_();
+    buf.narrow(0, 1, 2).select(1, 3).copy_(w.exp());  // column 3 of rows 1-2
+    REQUIRE(buf.requires_grad());
+    (buf * buf).sum().backward();
+    // d/dw of sum(exp(w)^2): 2 exp(2w).
+    const Tensor expected = (w.detach() * 2.0).exp() * 2.0;
+    CHECK(lz::allclose(w.grad().to_eager(), expected.to_eager()));
+    CHECK_VALUES(buf.detach().to_eager().select(1, 3), {0, std::exp(1.0), std::exp(2.0)});
+  }
+}
+
+TEST_CASE("detach() gives an alias whose writes do not reach the original's history", "[autograd][copy_slices]") {
+  Tensor w = leaf({1, 2, 3}, {3});
+  Tensor buf = lz::zeros({3}, lz::TensorOptions().dtype(lz::kFloat64));
+  Tensor alias = buf.detach();
+  alias.copy_(w * 2.0);
+  CHECK(alias.requires_grad());
+  CHECK_FALSE(buf.requires_grad());  // same memory, but no history
+  CHECK_VALUES(buf, {2, 4, 6});
 }
