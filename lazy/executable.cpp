@@ -288,9 +288,12 @@ void Executable::Builder::add_kernel_step(const passes::FusionGroup& group,
     }
   }
   for (ir::ValueId v : group.shape_refs) k.shape_sizes.push_back(size_source(v));
-  for (ir::ValueId sibling : group.sibling_domains) {
-    exe_.size_equalities_.push_back(SizeEquality{static_cast<uint32_t>(exe_.kernels_.size()),
-                                                 size_source(group.domain), size_source(sibling)});
+  if (!group.sibling_domains.empty()) {
+    const uint32_t domain = size_source(group.domain);
+    for (ir::ValueId sibling : group.sibling_domains) {
+      exe_.size_equalities_.push_back(
+          SizeEquality{static_cast<uint32_t>(exe_.kernels_.size()), domain, size_source(sibling)});
+    }
   }
   k.params = group.params;
   Step step;

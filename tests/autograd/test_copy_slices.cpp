@@ -14,6 +14,12 @@ using lzt::leaf;
 
 namespace {
 
+// A float64 tensor of row-major values, lazy when `lazy`.
+Tensor input(const std::vector<double>& v, lz::IntArrayRef sizes, bool lazy) {
+  const Tensor t = lzt::make_tensor(v, sizes, lz::kFloat64);
+  return lazy ? t.to_lazy() : t;
+}
+
 struct Grads {
   Tensor x, w;
 };
@@ -21,13 +27,9 @@ struct Grads {
 // b = 2x; b[1] *= w (through a view); loss = sum(b * c), c = [[1,2,3],[4,5,6]].
 // Leaves are made lazy before they require grad (to_lazy is not differentiable).
 Grads write_through_row(bool lazy) {
-  const auto input = [&](const std::vector<double>& v, lz::IntArrayRef sizes) {
-    const Tensor t = lzt::make_tensor(v, sizes, lz::kFloat64);
-    return lazy ? t.to_lazy() : t;
-  };
-  Tensor x = input({1, 2, 3, 4, 5, 6}, {2, 3}).requires_grad_();
-  Tensor w = input({10, 20, 30}, {3}).requires_grad_();
-  const Tensor c = input({1, 2, 3, 4, 5, 6}, {2, 3});
+  Tensor x = input({1, 2, 3, 4, 5, 6}, {2, 3}, lazy).requires_grad_();
+  Tensor w = input({10, 20, 30}, {3}, lazy).requires_grad_();
+  const Tensor c = input({1, 2, 3, 4, 5, 6}, {2, 3}, lazy);
   Tensor b = x * 2;
   Tensor row = b.select(0, 1);
   row.mul_(w);
@@ -105,13 +107,9 @@ struct BufferGrads {
 // buf = zeros(2, 3), no history; buf[1] = w * 3 (a copy_ through a view);
 // loss = sum(buf * c): buf gets history through the write, w its gradient.
 BufferGrads write_into_buffer(bool lazy) {
-  const auto input = [&](const std::vector<double>& v, lz::IntArrayRef sizes) {
-    const Tensor t = lzt::make_tensor(v, sizes, lz::kFloat64);
-    return lazy ? t.to_lazy() : t;
-  };
-  Tensor w = input({10, 20, 30}, {3}).requires_grad_();
-  const Tensor c = input({1, 2, 3, 4, 5, 6}, {2, 3});
-  Tensor buf = input({0, 0, 0, 0, 0, 0}, {2, 3});
+  Tensor w = input({10, 20, 30}, {3}, lazy).requires_grad_();
+  const Tensor c = input({1, 2, 3, 4, 5, 6}, {2, 3}, lazy);
+  Tensor buf = input({0, 0, 0, 0, 0, 0}, {2, 3}, lazy);
   REQUIRE_FALSE(buf.requires_grad());
   buf.select(0, 1).copy_(w * 3.0);
   CHECK(buf.requires_grad());
