@@ -23,12 +23,6 @@ using Ctx = BackwardContext;
 
 Tensor reshape_to_input(const Ctx& c, const GradList& g) { return g[0].reshape(c.input_sizes(0)); }
 
-SizeVec contiguous_strides(IntArrayRef sizes) {
-  SizeVec strides(sizes.size());
-  fill_contiguous_strides(sizes, strides.data());
-  return strides;
-}
-
 // slice.Tensor(self, dim, start, end, step): the view's place in a contiguous input.
 Tensor slice_backward(const Ctx& c, const GradList& g) {
   const IntArrayRef in = c.input_sizes(0);

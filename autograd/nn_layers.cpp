@@ -32,11 +32,7 @@ Tensor Linear::forward(const Tensor& input) {
 Embedding::Embedding(int64_t num_embeddings, int64_t embedding_dim, ScalarType dtype)
     : weight(register_parameter("weight", randn({num_embeddings, embedding_dim}, TensorOptions(dtype)))) {}
 
-Tensor Embedding::forward(const Tensor& indices) {
-  SizeVec sizes(indices.sizes().begin(), indices.sizes().end());
-  sizes.push_back(weight.size(1));
-  return index_select(weight, 0, indices.reshape({-1})).reshape(sizes);
-}
+Tensor Embedding::forward(const Tensor& indices) { return embedding(weight, indices); }
 
 LayerNorm::LayerNorm(std::vector<int64_t> normalized_shape, double eps, bool elementwise_affine, ScalarType dtype)
     : shape_(std::move(normalized_shape)), eps_(eps) {

@@ -55,6 +55,10 @@ Tensor zeros_like(const Tensor& self, const TensorOptions& options = {});
 Tensor ones_like(const Tensor& self, const TensorOptions& options = {});
 Tensor full_like(const Tensor& self, const Scalar& fill_value, const TensorOptions& options = {});
 Tensor randn_like(const Tensor& self, const TensorOptions& options = {});
+Tensor rand_like(const Tensor& self, const TensorOptions& options = {});
+// Integers in [0, high) / [low, high), in self's dtype unless options name one.
+Tensor randint_like(const Tensor& self, int64_t high, const TensorOptions& options = {});
+Tensor randint_like(const Tensor& self, int64_t low, int64_t high, const TensorOptions& options = {});
 
 // A 0-dim tensor holding `value` (dtype from options, else from the value).
 Tensor scalar_tensor(const Scalar& value, const TensorOptions& options = {});
@@ -62,8 +66,15 @@ Tensor scalar_tensor(const Scalar& value, const TensorOptions& options = {});
 // Tensors from C++ values, like torch::tensor. Integers give int64 and
 // floating values float32 (as in Python) unless options name a dtype.
 //   lz::tensor({1.0, 2.0})   lz::tensor({{1, 2}, {3, 4}}, lz::kInt32)
+// One value: a 0-dim tensor, lz::tensor(3.0) float32 and lz::tensor(3) int64.
+template <class T>
+  requires(std::is_arithmetic_v<T>)
+Tensor tensor(T value, const TensorOptions& options = {});
 template <class T>
 Tensor tensor(std::initializer_list<T> values, const TensorOptions& options = {});
+// A 1-D tensor of the vector's values.
+template <class T>
+Tensor tensor(const std::vector<T>& values, const TensorOptions& options = {});
 template <class T>
 Tensor tensor(std::initializer_list<std::initializer_list<T>> values,
               const TensorOptions& options = {});
@@ -128,6 +139,24 @@ template <class T>
 Tensor tensor(std::initializer_list<T> values, const TensorOptions& options) {
   std::vector<detail::stored_t<T>> flat;
   for (const T& v : values) flat.push_back(detail::widen(v));
+  return detail::tensor_from_values(flat.data(), detail::source_dtype<T>(),
+                                    {static_cast<int64_t>(values.size())},
+                                    detail::default_options_for<T>(options));
+}
+
+template <class T>
+  requires(std::is_arithmetic_v<T>)
+Tensor tensor(T value, const TensorOptions& options) {
+  const detail::stored_t<T> stored = detail::widen(value);
+  return detail::tensor_from_values(&stored, detail::source_dtype<T>(), {},
+                                    detail::default_options_for<T>(options));
+}
+
+template <class T>
+Tensor tensor(const std::vector<T>& values, const TensorOptions& options) {
+  std::vector<detail::stored_t<T>> flat;
+  flat.reserve(values.size());
+  for (const T& v : values) flat.push_back(detail::widen(static_cast<T>(v)));
   return detail::tensor_from_values(flat.data(), detail::source_dtype<T>(),
                                     {static_cast<int64_t>(values.size())},
                                     detail::default_options_for<T>(options));

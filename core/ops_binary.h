@@ -59,6 +59,10 @@ Tensor remainder(const Tensor& self, const Scalar& other);
 Tensor remainder(const Scalar& self, const Tensor& other);
 Tensor& remainder_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor& remainder_out(Tensor& out, const Tensor& self, const Scalar& other);
+// floor(self / other), as div(self, other, "floor") (integer division
+// rounding down for integers; a zero integer divisor is a ValueError).
+Tensor floor_divide(const Tensor& self, const Tensor& other);
+Tensor floor_divide(const Tensor& self, const Scalar& other);
 
 // atan2(self, other): the angle of (other, self); integer inputs give float32.
 Tensor atan2(const Tensor& self, const Tensor& other);
@@ -69,6 +73,10 @@ Tensor maximum(const Tensor& self, const Tensor& other);
 Tensor& maximum_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor minimum(const Tensor& self, const Tensor& other);
 Tensor& minimum_out(Tensor& out, const Tensor& self, const Tensor& other);
+// libtorch's other spelling of maximum / minimum (beside max(self) and
+// max(self, dim) in core/ops_reduction.h).
+Tensor max(const Tensor& self, const Tensor& other);
+Tensor min(const Tensor& self, const Tensor& other);
 
 // ---- Comparisons (bool results; in place, self keeps its dtype) ---------------
 

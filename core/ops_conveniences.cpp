@@ -4,6 +4,7 @@
 // (scripts/gen_operator_api.py); none reaches the dispatcher itself.
 #include "core/error.h"
 #include "core/factories.h"
+#include "core/ops_binary.h"
 #include "core/ops_nn.h"
 #include "core/ops_shape.h"
 #include "core/tensor.h"
@@ -24,6 +25,11 @@ Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options) {
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& options) {
   return randint(low, high, size, std::nullopt, options);
 }
+
+// ---- Binary ----------------------------------------------------------------------
+
+Tensor max(const Tensor& self, const Tensor& other) { return maximum(self, other); }
+Tensor min(const Tensor& self, const Tensor& other) { return minimum(self, other); }
 
 // ---- Shape -----------------------------------------------------------------------
 

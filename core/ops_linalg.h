@@ -21,6 +21,11 @@ Tensor& bmm_out(Tensor& out, const Tensor& self, const Tensor& mat2);
 Tensor matmul(const Tensor& self, const Tensor& other);
 Tensor& matmul_out(Tensor& out, const Tensor& self, const Tensor& other);
 
+// Inner product of two 1-D tensors of one size and dtype (a 0-dim result).
+Tensor dot(const Tensor& self, const Tensor& tensor);
+// Outer product of two 1-D tensors: [n] x [m] -> [n, m] (types promote).
+Tensor outer(const Tensor& self, const Tensor& vec2);
+
 // beta * self + alpha * (mat1 @ mat2); self broadcasts to the product's shape.
 // With beta == 0, self is ignored (NaN and inf in it do not propagate).
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,

@@ -47,6 +47,23 @@ Tensor linear(const Tensor& input, const Tensor& weight,
 Tensor& linear_out(Tensor& out, const Tensor& input, const Tensor& weight,
                    const std::optional<Tensor>& bias = std::nullopt);
 
+// Activations (floating dtypes), as torch.nn.functional's.
+// x for x > 0, else negative_slope * x.
+Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope = 0.01);
+// scale * x for x > 0, else scale * alpha * (exp(input_scale * x) - 1).
+Tensor elu(const Tensor& self, const Scalar& alpha = 1, const Scalar& scale = 1,
+           const Scalar& input_scale = 1);
+// log(1 + exp(beta * x)) / beta; x itself where beta * x > threshold.
+Tensor softplus(const Tensor& self, const Scalar& beta = 1, const Scalar& threshold = 20);
+// x clamped to [min_val, max_val].
+Tensor hardtanh(const Tensor& self, const Scalar& min_val = -1, const Scalar& max_val = 1);
+
+// Rows of weight [num_embeddings, D] picked by integer indices of any shape:
+// indices.sizes() + [D]. The gradient skips rows equal to padding_idx (when
+// it is not -1); scale_grad_by_freq and sparse are not supported (ValueError).
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1,
+                 bool scale_grad_by_freq = false, bool sparse = false);
+
 // Loss reductions (at::Reduction): the int `reduction` arguments take these.
 namespace Reduction {
 enum Reduction : int64_t { None = 0, Mean = 1, Sum = 2 };
@@ -70,6 +87,23 @@ std::tuple<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& ta
 // Mean squared error: (self - target)^2, the two broadcast together
 // (floating dtypes), then reduced: Mean (a 0-dim mean), Sum or None.
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction = Reduction::Mean);
+// Mean absolute error |self - target|, reduced the same way.
+Tensor l1_loss(const Tensor& self, const Tensor& target, int64_t reduction = Reduction::Mean);
+// Huber-like: 0.5 * d^2 / beta where |d| < beta, else |d| - 0.5 * beta
+// (d = self - target; beta 0 is l1_loss, a negative beta a ValueError).
+Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, int64_t reduction = Reduction::Mean,
+                      double beta = 1.0);
+// -w * (t * log(p) + (1 - t) * log(1 - p)) of probabilities self and targets
+// of self's shape; each log is clamped at -100, as in PyTorch.
+Tensor binary_cross_entropy(const Tensor& self, const Tensor& target,
+                            const std::optional<Tensor>& weight = std::nullopt,
+                            int64_t reduction = Reduction::Mean);
+// The same of sigmoid(self), computed from the logits without overflow;
+// pos_weight scales the positive term (broadcast along the last dim).
+Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target,
+                                        const std::optional<Tensor>& weight = std::nullopt,
+                                        const std::optional<Tensor>& pos_weight = std::nullopt,
+                                        int64_t reduction = Reduction::Mean);
 
 // Cross entropy of class scores self ([C], [N, C] or [N, C, d1, ...]) against
 // class indices (int64 target without the class dim) or class probabilities

@@ -45,6 +45,16 @@ class Scalar {
   template <class T>
   T to() const;
 
+  // libtorch's spellings.
+  double toDouble() const { return to_double(); }
+  float toFloat() const { return to<float>(); }
+  int64_t toLong() const { return to_long(); }
+  int toInt() const { return to<int32_t>(); }
+  bool toBool() const { return to_bool(); }
+  bool isFloatingPoint() const { return is_floating_point(); }
+  bool isIntegral(bool include_bool) const { return is_integral(include_bool); }
+  bool isBoolean() const { return is_bool(); }
+
   Scalar operator-() const;
   std::string str() const;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <ostream>
 
 #include "core/error.h"
 
@@ -15,6 +16,8 @@ std::string shape_str(IntArrayRef sizes) {
   }
   return out + "]";
 }
+
+std::ostream& operator<<(std::ostream& os, IntArrayRef values) { return os << shape_str(values); }
 
 int64_t checked_numel(IntArrayRef sizes, std::string_view op) {
   int64_t n = 1;

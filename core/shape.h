@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
@@ -14,7 +17,33 @@
 namespace lz {
 
 using SizeVec = absl::InlinedVector<int64_t, 6>;
-using IntArrayRef = absl::Span<const int64_t>;
+
+// A view of ints the caller owns (sizes, dims), valid for the call it is
+// passed to. It is an absl::Span that, like c10's IntArrayRef, can also be
+// one int: x.sum(1) reads as x.sum({1}). That form views the argument
+// itself, so never keep it past the call (`IntArrayRef d = 1;` dangles).
+class IntArrayRef : public absl::Span<const int64_t> {
+  using Base = absl::Span<const int64_t>;
+
+ public:
+  using Base::Base;
+  constexpr IntArrayRef() = default;
+  constexpr IntArrayRef(Base values) : Base(values) {}
+  constexpr IntArrayRef(const int64_t& one) : Base(&one, 1) {}
+
+  std::vector<int64_t> vec() const { return std::vector<int64_t>(begin(), end()); }
+
+  // absl::Span's own comparisons are ambiguous for a class derived from it.
+  friend bool operator==(IntArrayRef a, IntArrayRef b) { return Base(a) == Base(b); }
+  template <class C>
+    requires(std::is_convertible_v<const C&, Base> && !std::is_base_of_v<Base, C>)
+  friend bool operator==(IntArrayRef a, const C& b) {
+    return Base(a) == Base(b);
+  }
+};
+
+// "[2, 3]", as c10 prints sizes.
+std::ostream& operator<<(std::ostream& os, IntArrayRef values);
 
 // "[2, 3]" (and "[]" for a 0-dim shape).
 std::string shape_str(IntArrayRef sizes);

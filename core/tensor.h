@@ -3,6 +3,8 @@
 // the free functions in core/ops_*.h; metadata accessors read the impl.
 #pragma once
 
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/generator.h"
 #include "core/intrusive_ptr.h"
 #include "core/layout.h"
 #include "core/optional_int_array_ref.h"
@@ -28,11 +31,22 @@ namespace lz {
 namespace autograd {
 class Node;
 }
+template <class T, size_t N>
+class TensorAccessor;
 
 class Tensor {
  public:
   Tensor() = default;  // undefined: holds no impl
   explicit Tensor(intrusive_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+  Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) noexcept = default;
+  // Assigning to a named tensor rebinds it; assigning to a temporary writes
+  // through it, as in libtorch: x[1] = t copies t into row 1, x[1] = 5 fills it.
+  Tensor& operator=(const Tensor&) & = default;
+  Tensor& operator=(Tensor&&) & noexcept = default;
+  Tensor& operator=(const Tensor& src) && { return copy_(src); }
+  Tensor& operator=(Tensor&& src) && { return copy_(src); }
+  Tensor& operator=(const Scalar& value) && { return fill_(value); }
 
   bool defined() const { return static_cast<bool>(impl_); }
   TensorImpl* unsafe_get_impl() const { return impl_.get(); }
@@ -129,6 +143,12 @@ class Tensor {
   }
   // The single value of a one-element tensor.
   Scalar item() const;
+  // a[i][j] element access (core/tensor_accessor.h); not on a temporary,
+  // whose values would die with it.
+  template <class T, size_t N>
+  TensorAccessor<T, N> accessor() const&;
+  template <class T, size_t N>
+  TensorAccessor<T, N> accessor() && = delete;
   template <class T>
   T item() const {
     return item().to<T>();
@@ -162,6 +182,11 @@ class Tensor {
   Tensor& pow_(const Scalar& exponent);
   Tensor maximum(const Tensor& other) const;
   Tensor minimum(const Tensor& other) const;
+  // libtorch's other spelling of maximum / minimum.
+  Tensor max(const Tensor& other) const { return maximum(other); }
+  Tensor min(const Tensor& other) const { return minimum(other); }
+  Tensor floor_divide(const Tensor& other) const;
+  Tensor floor_divide(const Scalar& other) const;
   Tensor remainder(const Tensor& other) const;
   Tensor remainder(const Scalar& other) const;
   Tensor& remainder_(const Tensor& other);
@@ -308,6 +333,25 @@ class Tensor {
              const std::optional<Scalar>& correction = std::nullopt, bool keepdim = false) const;
   Tensor std(OptionalIntArrayRef dim = std::nullopt,
              const std::optional<Scalar>& correction = std::nullopt, bool keepdim = false) const;
+  // libtorch's `unbiased` forms: correction 1 or 0. They take a bool and
+  // nothing that converts to one, so x.var(1) reduces dim 1 and x.var(1, 2)
+  // means correction 2 (libtorch reads both as an `unbiased` flag).
+  template <std::same_as<bool> B>
+  Tensor var(B unbiased) const {
+    return var(std::nullopt, Scalar(unbiased ? 1 : 0));
+  }
+  template <std::same_as<bool> B>
+  Tensor var(OptionalIntArrayRef dim, B unbiased, bool keepdim = false) const {
+    return var(dim, Scalar(unbiased ? 1 : 0), keepdim);
+  }
+  template <std::same_as<bool> B>
+  Tensor std(B unbiased) const {
+    return std(std::nullopt, Scalar(unbiased ? 1 : 0));
+  }
+  template <std::same_as<bool> B>
+  Tensor std(OptionalIntArrayRef dim, B unbiased, bool keepdim = false) const {
+    return std(dim, Scalar(unbiased ? 1 : 0), keepdim);
+  }
   Tensor norm(const std::optional<Scalar>& p = 2, IntArrayRef dim = {}, bool keepdim = false) const;
   Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
   Tensor all() const;
@@ -320,6 +364,8 @@ class Tensor {
   Tensor mm(const Tensor& mat2) const;
   Tensor bmm(const Tensor& mat2) const;
   Tensor matmul(const Tensor& other) const;
+  Tensor dot(const Tensor& tensor) const;
+  Tensor outer(const Tensor& vec2) const;
   Tensor addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
                const Scalar& alpha = 1) const;
   Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
@@ -359,6 +405,26 @@ class Tensor {
   Tensor to(Device device, std::optional<ScalarType> dtype = std::nullopt,
             bool non_blocking = false, bool copy = false) const;
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+  // x.to(lz::kCPU): neither Device nor TensorOptions is a better match for a DeviceType.
+  Tensor to(DeviceType device, std::optional<ScalarType> dtype = std::nullopt,
+            bool non_blocking = false, bool copy = false) const {
+    return to(Device(device), dtype, non_blocking, copy);
+  }
+  Tensor cpu() const { return to(DeviceType::CPU); }
+  Tensor cuda() const { return to(DeviceType::CUDA); }
+  Tensor toType(ScalarType dtype) const { return to(dtype); }
+  Tensor type_as(const Tensor& other) const { return to(other.dtype()); }
+  // New tensors with self's dtype and device unless options say otherwise.
+  Tensor new_empty(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_zeros(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_ones(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options = {}) const;
+
+  // ---- Filled in place from a random draw -------------------------------
+  Tensor& uniform_(double from = 0, double to = 1, std::optional<Generator> generator = std::nullopt);
+  Tensor& normal_(double mean = 0, double std = 1, std::optional<Generator> generator = std::nullopt);
+  // 1 with probability p, else 0.
+  Tensor& bernoulli_(double p = 0.5, std::optional<Generator> generator = std::nullopt);
 
   // ---- Views (share storage with self) -------------------------------------
   Tensor view(IntArrayRef size) const;
@@ -370,12 +436,20 @@ class Tensor {
   // implicit: an expand the frontend inserted (PyTorch's flag; no effect).
   Tensor expand(IntArrayRef size, bool implicit = false) const;
   Tensor expand_as(const Tensor& other) const;
+  Tensor view_as(const Tensor& other) const { return view(other.sizes()); }
+  Tensor reshape_as(const Tensor& other) const { return reshape(other.sizes()); }
+  Tensor swapaxes(int64_t axis0, int64_t axis1) const { return transpose(axis0, axis1); }
+  Tensor swapdims(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
+  // The slices along dim, each without it (views of self).
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
   Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
   Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
                std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
   Tensor select(int64_t dim, int64_t index) const;
   Tensor squeeze() const;
   Tensor squeeze(int64_t dim) const;
+  // Each listed dim of size 1 (others stay, as in libtorch).
+  Tensor squeeze(IntArrayRef dims) const;
   Tensor unsqueeze(int64_t dim) const;
   Tensor as_strided(IntArrayRef size, IntArrayRef stride,
                     std::optional<int64_t> storage_offset = std::nullopt) const;

@@ -29,6 +29,9 @@ Tensor remainder_scalar_tensor(const Scalar& self, const Tensor& other) {
   return remainder(wrapped_scalar_tensor(self), other);
 }
 
+Tensor floor_divide_tensor(const Tensor& self, const Tensor& other) { return div(self, other, "floor"); }
+Tensor floor_divide_scalar(const Tensor& self, const Scalar& other) { return div(self, other, "floor"); }
+
 }  // namespace
 
 LZ_LIBRARY(binary_ops) {
@@ -52,6 +55,8 @@ LZ_LIBRARY(binary_ops) {
   lib.def_structured<&meta::remainder>(OpId::remainder_Tensor).impl<&cpu::remainder_impl>(kCpu);
   def_scalar_overload<&meta::remainder, &cpu::remainder_impl>(lib, OpId::remainder_Scalar);
   lib.def(OpId::remainder_Scalar_Tensor).composite(&remainder_scalar_tensor);
+  lib.def(OpId::floor_divide).composite(&floor_divide_tensor);
+  lib.def(OpId::floor_divide_Scalar).composite(&floor_divide_scalar);
 
   lib.def_structured<&meta::atan2>(OpId::atan2).impl<&cpu::atan2_impl>(kCpu);
   lib.def_structured<&meta::maximum>(OpId::maximum).impl<&cpu::maximum_impl>(kCpu);

@@ -51,6 +51,20 @@ Tensor randn_like_composite(const Tensor& self, OptDtype dtype, OptLayout, OptDe
   TraceIfLazy traced(self);
   return randn(self.sizes(), like_options(self, dtype, device));
 }
+Tensor rand_like_composite(const Tensor& self, OptDtype dtype, OptLayout, OptDevice device, OptBool, OptFormat) {
+  TraceIfLazy traced(self);
+  return rand(self.sizes(), like_options(self, dtype, device));
+}
+Tensor randint_like_composite(const Tensor& self, int64_t high, OptDtype dtype, OptLayout, OptDevice device,
+                              OptBool, OptFormat) {
+  TraceIfLazy traced(self);
+  return randint(0, high, self.sizes(), like_options(self, dtype, device));
+}
+Tensor randint_like_low_composite(const Tensor& self, int64_t low, int64_t high, OptDtype dtype, OptLayout,
+                                  OptDevice device, OptBool, OptFormat) {
+  TraceIfLazy traced(self);
+  return randint(low, high, self.sizes(), like_options(self, dtype, device));
+}
 Tensor full_like_composite(const Tensor& self, const Scalar& value, OptDtype dtype, OptLayout, OptDevice device,
                  OptBool, OptFormat) {
   TraceIfLazy traced(self);
@@ -96,6 +110,9 @@ LZ_LIBRARY(factory_ops) {
   lib.def(OpId::zeros_like).composite(&zeros_like_composite);
   lib.def(OpId::ones_like).composite(&ones_like_composite);
   lib.def(OpId::randn_like).composite(&randn_like_composite);
+  lib.def(OpId::rand_like).composite(&rand_like_composite);
+  lib.def(OpId::randint_like).composite(&randint_like_composite);
+  lib.def(OpId::randint_like_low_dtype).composite(&randint_like_low_composite);
   lib.def(OpId::full_like).composite(&full_like_composite);
   lib.def(OpId::scalar_tensor).composite(&scalar_tensor_composite);
 }

@@ -84,6 +84,29 @@ Tensor matmul_out_composite(const Tensor& self, const Tensor& other, const Tenso
   return out;
 }
 
+// A product summed in self's dtype (not int64 for integers, as sum() would),
+// so lazily it fuses into one reduction.
+Tensor dot_composite(const Tensor& self, const Tensor& tensor) {
+  meta::check_defined("dot", "self", self);
+  meta::check_defined("dot", "tensor", tensor);
+  LZ_CHECK(self.dim() == 1 && tensor.dim() == 1, ShapeError, "[dot] self, tensor: expected 1-D tensors, got ",
+           self.dim(), "-D and ", tensor.dim(), "-D");
+  LZ_CHECK(self.size(0) == tensor.size(0), ShapeError, "[dot] self, tensor: expected tensors of one size, got ",
+           shape_str(self.sizes()), " and ", shape_str(tensor.sizes()));
+  LZ_CHECK(self.dtype() == tensor.dtype(), TypeError, "[dot] self, tensor: expected one dtype, got ",
+           self.dtype(), " and ", tensor.dtype());
+  LZ_CHECK(self.dtype() != ScalarType::Bool, TypeError, "[dot] self: bool tensors are not supported");
+  return (self * tensor).sum(self.dtype());
+}
+
+Tensor outer_composite(const Tensor& self, const Tensor& vec2) {
+  meta::check_defined("outer", "self", self);
+  meta::check_defined("outer", "vec2", vec2);
+  LZ_CHECK(self.dim() == 1 && vec2.dim() == 1, ShapeError, "[outer] self, vec2: expected 1-D tensors, got ",
+           self.dim(), "-D and ", vec2.dim(), "-D");
+  return self.unsqueeze(1) * vec2;
+}
+
 }  // namespace
 
 LZ_LIBRARY(linalg_ops) {
@@ -92,6 +115,8 @@ LZ_LIBRARY(linalg_ops) {
   lib.def_structured<&meta::addmm>(OpId::addmm).impl<&cpu::addmm_impl>(DispatchKey::CPU);
   lib.def(OpId::matmul).composite(&matmul_composite);
   lib.def(OpId::matmul_out).composite(&matmul_out_composite);
+  lib.def(OpId::dot).composite(&dot_composite);
+  lib.def(OpId::outer).composite(&outer_composite);
 }
 
 }  // namespace lz

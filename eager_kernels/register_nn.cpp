@@ -12,6 +12,7 @@
 #include "core/ops_linalg.h"
 #include "core/ops_nn.h"
 #include "core/ops_reduction.h"
+#include "core/ops_shape.h"
 #include "core/ops_unary.h"
 #include "core/ops_views.h"
 #include "core/shape.h"
@@ -33,10 +34,6 @@ Tensor amax_keepdim(const Tensor& x, int64_t dim) {
 }
 Tensor mean_keepdim(const Tensor& x, IntArrayRef dims) { return lz::mean(x, dims, true); }
 
-ScalarType opmath_dtype(ScalarType t) {
-  return t == ScalarType::Half || t == ScalarType::BFloat16 ? ScalarType::Float : t;
-}
-
 // The last `n` dims (-1, -2, ...), the dims a normalisation reduces.
 SizeVec last_dims(size_t n) {
   SizeVec dims;
@@ -49,7 +46,7 @@ SizeVec last_dims(size_t n) {
 // As PyTorch's decomposition: 16-bit inputs compute in float32 and round once.
 Tensor softmax_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   const ScalarType result = meta::softmax(self, dim, dtype).dtype;
-  const Tensor x = self.to(opmath_dtype(result));
+  const Tensor x = self.to(meta::opmath_dtype(result));
   const int64_t d[] = {dim};
   if (x.numel() == 0) return exp(x).to(result);  // amax has no identity for an empty dim
   const Tensor e = exp(x - amax_keepdim(x, dim));
@@ -58,7 +55,7 @@ Tensor softmax_composite(const Tensor& self, int64_t dim, std::optional<ScalarTy
 
 Tensor log_softmax_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   const ScalarType result = meta::log_softmax(self, dim, dtype).dtype;
-  const Tensor x = self.to(opmath_dtype(result));
+  const Tensor x = self.to(meta::opmath_dtype(result));
   const int64_t d[] = {dim};
   if (x.numel() == 0) return exp(x).to(result);
   const Tensor shifted = x - amax_keepdim(x, dim);
@@ -72,7 +69,7 @@ Tensor layer_norm_composite(const Tensor& input, IntArrayRef normalized_shape,
                             double eps, bool cudnn_enable) {
   meta::layer_norm(input, normalized_shape, weight, bias, eps, cudnn_enable);
   const SizeVec dims = last_dims(normalized_shape.size());
-  const Tensor x = input.to(opmath_dtype(input.dtype()));
+  const Tensor x = input.to(meta::opmath_dtype(input.dtype()));
   const Tensor centered = x - mean_keepdim(x, dims);
   const Tensor var = mean_keepdim(centered * centered, dims);
   Tensor y = centered * lz::rsqrt(var + eps);
@@ -84,7 +81,7 @@ Tensor layer_norm_composite(const Tensor& input, IntArrayRef normalized_shape,
 Tensor rms_norm_composite(const Tensor& input, IntArrayRef normalized_shape,
                           const std::optional<Tensor>& weight, std::optional<double> eps) {
   meta::rms_norm(input, normalized_shape, weight, eps);
-  const ScalarType compute = opmath_dtype(input.dtype());
+  const ScalarType compute = meta::opmath_dtype(input.dtype());
   const double e = eps ? *eps
                        : compute == ScalarType::Double
                              ? std::numeric_limits<double>::epsilon()
@@ -240,7 +237,7 @@ Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target,
       lz::masked_fill(neg(lz::sum(weighted, one, false)), lz::eq(flat_target, ignore_index), 0);
   // The reductions add in float32 for 16-bit inputs: a float16 sum over many
   // samples would overflow long before the (mean) loss does.
-  const ScalarType acc = opmath_dtype(self.dtype());
+  const ScalarType acc = meta::opmath_dtype(self.dtype());
   Tensor ret;
   switch (reduction) {
     case 0: ret = smooth.view(target.sizes()); break;
@@ -257,16 +254,29 @@ Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target,
       .to(self.dtype());
 }
 
-Tensor mse_loss_composite(const Tensor& self, const Tensor& target, int64_t reduction) {
-  meta::check_defined("mse_loss", "self", self);
-  meta::check_defined("mse_loss", "target", target);
-  meta::check_reduction("mse_loss", reduction);
-  LZ_CHECK(is_floating_point(self.dtype()) && is_floating_point(target.dtype()), TypeError,
-           "[mse_loss] self, target: expected floating point tensors, got ", self.dtype(), " and ", target.dtype());
-  broadcast_shapes(self.sizes(), target.sizes(), "mse_loss", "self", "target");  // a ShapeError naming mse_loss
-  const Tensor squared = (self - target).square();
-  if (reduction == Reduction::None) return squared;
-  return reduction == Reduction::Sum ? squared.sum() : squared.mean();
+// index_select of rows, as PyTorch's. Rows equal to padding_idx are read
+// through a detached copy, so their gradient stays zero.
+Tensor embedding_composite(const Tensor& weight, const Tensor& indices, int64_t padding_idx,
+                           bool scale_grad_by_freq, bool sparse) {
+  meta::check_defined("embedding", "weight", weight);
+  meta::check_defined("embedding", "indices", indices);
+  LZ_CHECK(weight.dim() == 2, ShapeError, "[embedding] weight: expected a 2-D weight, got shape ",
+           shape_str(weight.sizes()));
+  LZ_CHECK(indices.dtype() == ScalarType::Long || indices.dtype() == ScalarType::Int, TypeError,
+           "[embedding] indices: expected an int64 or int32 tensor, got ", indices.dtype());
+  LZ_CHECK(!scale_grad_by_freq && !sparse, NotImplementedError,
+           "[embedding] scale_grad_by_freq, sparse: only false is supported");
+  const int64_t rows = weight.size(0);
+  LZ_CHECK(padding_idx < rows, IndexError, "[embedding] padding_idx: ", padding_idx,
+           " is out of range for ", rows, " embeddings");
+  const Tensor flat = indices.reshape({-1});
+  Tensor picked = index_select(weight, 0, flat);
+  if (padding_idx >= 0) {
+    picked = where((flat == padding_idx).unsqueeze(1), picked.detach(), picked);
+  }
+  std::vector<int64_t> sizes = indices.sizes().vec();
+  sizes.push_back(weight.size(1));
+  return picked.view(sizes);
 }
 
 Tensor cross_entropy_loss_composite(const Tensor& self, const Tensor& target,
@@ -338,8 +348,8 @@ LZ_LIBRARY(nn_ops) {
   lib.def(OpId::nll_loss_forward).meta(&meta::nll_loss_forward).kernel(kCpu, &cpu::nll_loss_forward);
   lib.def(OpId::nll_loss).composite(&nll_loss_composite);
   lib.def(OpId::nll_loss_nd).composite(&nll_loss_nd_composite);
-  lib.def(OpId::mse_loss).composite(&mse_loss_composite);
   lib.def(OpId::cross_entropy_loss).composite(&cross_entropy_loss_composite);
+  lib.def(OpId::embedding).composite(&embedding_composite);
 }
 
 }  // namespace lz

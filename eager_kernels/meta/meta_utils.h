@@ -20,4 +20,11 @@ void check_value_fits(std::string_view op, ScalarType dtype, const Scalar& value
 // read; its value is zero, shared, and never read.
 const Tensor& wrapped_number_meta(const Scalar& s);
 
+// The dtype a composite computes a 16-bit float input in (float32), as
+// PyTorch's opmath type: float16 exp(20) overflows, and intermediate
+// roundings of a chain of 16-bit operators add up.
+inline ScalarType opmath_dtype(ScalarType t) {
+  return t == ScalarType::Half || t == ScalarType::BFloat16 ? ScalarType::Float : t;
+}
+
 }  // namespace lz::meta

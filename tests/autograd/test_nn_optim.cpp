@@ -178,6 +178,21 @@ TEST_CASE("Embedding looks up rows and its gradient adds each lookup back", "[au
   CHECK_VALUES(embedding.weight.grad().sum({1}), {3, 3, 0, 0, 6});
 }
 
+TEST_CASE("embedding gives the padding row no gradient eagerly and lazily", "[autograd][nn][lazy]") {
+  for (bool lazy : {false, true}) {
+    INFO((lazy ? "lazy" : "eager"));
+    Tensor weight = lz::arange(15, lz::kFloat64).reshape({5, 3});
+    if (lazy) weight = weight.to_lazy();
+    weight.requires_grad_();
+    const Tensor indices = lzt::make_tensor({4, 1, 4, 0, 1}, {5}, lz::kInt64);
+    const Tensor rows = lz::embedding(weight, lazy ? indices.to_lazy() : indices, /*padding_idx=*/1);
+    // The padding row is still read: only its gradient is zero.
+    CHECK_VALUES(rows.select(0, 1).detach().to_eager(), {3, 4, 5});
+    (rows * 2).sum().backward();
+    CHECK_VALUES(weight.grad().sum({1}).to_eager(), {6, 0, 0, 0, 12});
+  }
+}
+
 namespace {
 
 // A one-block transformer language model: embedding, pre-norm causal

@@ -202,6 +202,24 @@ bool any_index(Rng& rng, const Args& a, Step& s) {
   if (rng.chance(0.5)) s.ints.push_back(rng.chance(0.5) ? n + rng.uniform(0, 2) : -n - 1 - rng.uniform(0, 2));
   return true;
 }
+// ints = {reduction}: none, mean or sum, for two floating operands.
+bool a_loss_reduction(Rng& rng, const Args& a, Step& s) {
+  if (!a[0].is_floating_point() || !a[1].is_floating_point()) return false;
+  s.ints = {rng.uniform(0, 2)};
+  return true;
+}
+// Two 1-D operands of one size and dtype (dot, outer).
+bool two_vectors(Rng&, const Args& a, Step&) {
+  return rank(a[0]) == 1 && a[0].sizes() == a[1].sizes() && a[0].dtype() == a[1].dtype() &&
+         a[0].dtype() != lz::kBool;
+}
+// Row indices of a 2-D operand (its embedding table), valid ones only.
+bool rows_to_embed(Rng& rng, const Args& a, Step& s) {
+  if (rank(a[0]) != 2 || a[0].size(0) == 0) return false;
+  s.ints.clear();
+  for (int64_t i = rng.uniform(1, 4); i > 0; --i) s.ints.push_back(rng.uniform(0, a[0].size(0) - 1));
+  return true;
+}
 bool a_cast(Rng& rng, const Args&, Step& s, bool to_int) {
   static const std::vector<lz::ScalarType> ints = {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64};
   static const std::vector<lz::ScalarType> floats = {lz::kFloat16, lz::kBFloat16, lz::kFloat32, lz::kFloat64};
@@ -287,6 +305,10 @@ std::vector<FuzzOp> build() {
       {"sigmoid", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::sigmoid(a[0]); }},
       {"silu", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::silu(a[0]); }},
       {"hardswish", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::hardswish(a[0]); }},
+      {"leaky_relu", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::leaky_relu(a[0], 0.2); }},
+      {"elu", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::elu(a[0]); }},
+      {"softplus", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::softplus(a[0], 2, 3); }},
+      {"hardtanh", One, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::hardtanh(a[0], -2, 1.5); }},
       {"tan", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::tan(a[0]); }},
       {"gelu", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::gelu(a[0]); }},
       {"erf", One, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::erf(a[0]); }},
@@ -378,6 +400,9 @@ std::vector<FuzzOp> build() {
       {"mul", Two, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::mul(a[0], a[1]); }},
       {"div", Two, Rounded, false, 2, none, [](const Args& a, const Step&) { return lz::div(a[0], a[1]); }},
       {"div.floor", Two, Disc, false, 2, none, [](const Args& a, const Step&) { return lz::div(a[0], a[1], "floor"); }},
+      {"floor_divide.scalar", One, Disc, false, 0, a_nonzero_value,
+       [](const Args& a, const Step& s) { return lz::floor_divide(a[0], value_of(s)); }},
+      {"floor_divide", Two, Disc, false, 2, none, [](const Args& a, const Step&) { return lz::floor_divide(a[0], a[1]); }},
       {"remainder", Two, Disc, false, 2, none, [](const Args& a, const Step&) { return lz::remainder(a[0], a[1]); }},
       {"pow", Two, Rounded, false, 1, none, [](const Args& a, const Step&) { return lz::pow(a[0], a[1]); }},
       {"atan2", Two, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::atan2(a[0], a[1]); }},
@@ -461,11 +486,25 @@ std::vector<FuzzOp> build() {
        [](const Args& a, const Step& s) { return lz::softmax(a[0], s.ints.at(0)); }},
       {"log_softmax", One, Rounded, false, 0, one_dim,
        [](const Args& a, const Step& s) { return lz::log_softmax(a[0], s.ints.at(0)); }},
-      {"mse_loss", Two, Rounded, false, 0, [](Rng& rng, const Args& a, Step& s) {
-         if (!a[0].is_floating_point() || !a[1].is_floating_point()) return false;
-         s.ints = {rng.uniform(0, 2)};  // reduction: none, mean or sum
-         return true;
-       }, [](const Args& a, const Step& s) { return lz::mse_loss(a[0], a[1], s.ints.at(0)); }},
+      {"mse_loss", Two, Rounded, false, 0, a_loss_reduction,
+       [](const Args& a, const Step& s) { return lz::mse_loss(a[0], a[1], s.ints.at(0)); }},
+      {"l1_loss", Two, Rounded, false, 0, a_loss_reduction,
+       [](const Args& a, const Step& s) { return lz::l1_loss(a[0], a[1], s.ints.at(0)); }},
+      {"smooth_l1_loss", Two, Rounded, false, 0, a_loss_reduction,
+       [](const Args& a, const Step& s) { return lz::smooth_l1_loss(a[0], a[1], s.ints.at(0), 0.5); }},
+      {"binary_cross_entropy_with_logits", Two, Rounded, false, 0, [](Rng& rng, const Args& a, Step& s) {
+         return a[0].sizes() == a[1].sizes() && a_loss_reduction(rng, a, s);
+       }, [](const Args& a, const Step& s) {
+         return lz::binary_cross_entropy_with_logits(a[0], a[1], std::nullopt, std::nullopt, s.ints.at(0));
+       }},
+      // Probabilities from the operands' sigmoids.
+      {"binary_cross_entropy", Two, Rounded, false, 0, [](Rng& rng, const Args& a, Step& s) {
+         return a[0].sizes() == a[1].sizes() && a_loss_reduction(rng, a, s);
+       }, [](const Args& a, const Step& s) {
+         return lz::binary_cross_entropy(lz::sigmoid(a[0]), lz::sigmoid(a[1]), std::nullopt, s.ints.at(0));
+       }},
+            {"dot", Two, Rounded, false, 0, two_vectors, [](const Args& a, const Step&) { return lz::dot(a[0], a[1]); }},
+      {"outer", Two, Rounded, false, 0, two_vectors, [](const Args& a, const Step&) { return lz::outer(a[0], a[1]); }},
       {"layer_norm", One, Rounded, false, 0, [](Rng&, const Args& a, Step& s) {
          if (rank(a[0]) == 0) return false;
          s.ints = {a[0].size(-1)};
@@ -516,6 +555,9 @@ std::vector<FuzzOp> build() {
        }},
       {"index_select.any", One, Exact, false, 0, any_index, [](const Args& a, const Step& s) {
          return lz::index_select(a[0], static_cast<int64_t>(s.value), index_of(s));
+       }},
+      {"embedding", One, Exact, false, 0, rows_to_embed, [](const Args& a, const Step& s) {
+         return lz::embedding(a[0], index_of(s), /*padding_idx=*/s.ints.front());
        }},
       // The value as an eager tensor of the program's own: eagerly a copy,
       // lazily to_eager() (which must behave as one).

@@ -212,6 +212,24 @@ void add_arithmetic(std::vector<OpInfo>& t) {
     t.push_back(std::move(op));
   }
 
+  // floor_divide: div(rounding_mode="floor") under libtorch's name (its errors are div's).
+  {
+    OpInfo op = binary_entry(
+        "floor_divide", numeric_types(),
+        {[](const Tensor& a, const Tensor& b) { return lz::floor_divide(a, b); }, nullptr, nullptr},
+        [](double x, double y) { return std::floor(x / y); }, same_dtype, Domain{}, kNonzero);
+    op.errors = [] {
+      std::vector<ErrorInput> e = broadcast_errors("div");
+      for (ScalarType it : integral_types()) e.push_back(zero_division_error(it));
+      return e;
+    };
+    t.push_back(std::move(op));
+  }
+  t.push_back(scalar_entry(
+      "floor_divide.Scalar", numeric_types(),
+      {[](const Tensor& a, const Scalar& s) { return a.floor_divide(s); }, nullptr, nullptr},
+      [](double x, double y) { return std::floor(x / y); }, same_dtype, {lz::IValue(int64_t{3}), lz::IValue(-2.5)}));
+
   const std::vector<lz::IValue> scalars = {lz::IValue(int64_t{2}), lz::IValue(2.5)};
   t.push_back(scalar_entry(
       "add.Scalar", numeric_types(),

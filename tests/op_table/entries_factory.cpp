@@ -357,6 +357,23 @@ std::pair<int64_t, int64_t> randint_bounds(ScalarType t) {
   return {-5, 7};
 }
 
+// Integers in [low, high) whose mean is that of a uniform draw (within six
+// standard errors), every value drawn when there are few and many draws.
+std::string check_uniform_integers(const std::vector<double>& v, double low, double high) {
+  std::set<double> seen;
+  double sum = 0;
+  for (double x : v) {
+    if (x < low || x >= high || x != std::floor(x)) return "value " + fmt(x) + " is not an integer in [low, high)";
+    seen.insert(x);
+    sum += x;
+  }
+  const double n = static_cast<double>(v.size()), count = high - low;
+  const double se = std::sqrt((count * count - 1) / 12 / std::max(n, 1.0));
+  if (n > 0 && std::fabs(sum / n - (low + high - 1) / 2) > 6 * se) return "mean " + fmt(sum / n) + " is off";
+  if (count <= 16 && n >= 1000 && static_cast<double>(seen.size()) != count) return "not every value drawn";
+  return "";
+}
+
 OpInfo randint_entry() {
   OpInfo op;
   op.name = "randint";
@@ -390,20 +407,10 @@ OpInfo randint_entry() {
     const Tensor& t = outs[0];
     std::string m = check_meta(t, s.int_list_arg("size"), dtype_of(s));
     if (!m.empty()) return m;
-    const double low = static_cast<double>(s.int_arg("low")), high = static_cast<double>(s.int_arg("high"));
     const std::vector<double> v = values(t);
-    std::set<double> seen;
-    double sum = 0;
-    for (double x : v) {
-      if (x < low || x >= high || x != std::floor(x)) return "value " + fmt(x) + " is not an integer in [low, high)";
-      seen.insert(x);
-      sum += x;
-    }
-    // The mean of a uniform draw from [low, high), within six standard errors.
-    const double n = static_cast<double>(v.size()), count = high - low;
-    const double se = std::sqrt((count * count - 1) / 12 / std::max(n, 1.0));
-    if (n > 0 && std::fabs(sum / n - (low + high - 1) / 2) > 6 * se) return "mean " + fmt(sum / n) + " is off";
-    if (count <= 16 && n >= 1000 && static_cast<double>(seen.size()) != count) return "not every value drawn";
+    m = check_uniform_integers(v, static_cast<double>(s.int_arg("low")), static_cast<double>(s.int_arg("high")));
+    if (!m.empty()) return m;
+    const double n = static_cast<double>(v.size());
     m = ::lzt::mismatch(values(call(s, s.int_arg("seed"))), v, 0, 0);
     if (!m.empty()) return "not reproducible with the same seed: " + m;
     if (n >= 16 && values(call(s, s.int_arg("seed") + 1000)) == v) return "another seed gave the same values";
@@ -493,6 +500,40 @@ OpInfo randn_like_entry() {
   return op;
 }
 
+// rand_like: uniform [0, 1) of self's shape; randint_like (high, or low and
+// high): integers, in self's dtype unless one is named.
+OpInfo rand_like_entry() {
+  OpInfo op;
+  op.name = "rand_like";
+  op.dtypes = float_types();
+  op.samples = [](ScalarType t) { return like_samples(t, float_types()); };
+  op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::rand_like(s[0], like_options(s))}; };
+  op.reference = [](const SampleInput& s) { return one(filled(s[0].sizes(), like_dtype(s), 0)); };
+  op.check = [](const SampleInput& s, const std::vector<Tensor>& outs) {
+    std::string m = check_meta(outs.at(0), s[0].sizes(), like_dtype(s));
+    return m.empty() ? check_moments(outs[0], false) : m;
+  };
+  return op;
+}
+
+OpInfo randint_like_entry(bool with_low) {
+  OpInfo op;
+  op.name = with_low ? "randint_like.low_dtype" : "randint_like";
+  op.dtypes = {lz::kUInt8, lz::kInt32, lz::kInt64, lz::kFloat32, lz::kFloat64};
+  op.samples = [](ScalarType t) { return like_samples(t, {lz::kInt64, lz::kFloat32, lz::kUInt8}); };
+  const int64_t low = with_low ? 3 : 0, high = 10;
+  op.op = [with_low, low, high](const SampleInput& s) {
+    return std::vector<Tensor>{with_low ? lz::randint_like(s[0], low, high, like_options(s))
+                                        : lz::randint_like(s[0], high, like_options(s))};
+  };
+  op.reference = [](const SampleInput& s) { return one(filled(s[0].sizes(), like_dtype(s), 0)); };
+  op.check = [low, high](const SampleInput& s, const std::vector<Tensor>& outs) {
+    std::string m = check_meta(outs.at(0), s[0].sizes(), like_dtype(s));
+    return m.empty() ? check_uniform_integers(values(outs[0]), static_cast<double>(low), static_cast<double>(high)) : m;
+  };
+  return op;
+}
+
 }  // namespace
 
 void add_factory_ops(std::vector<OpInfo>& t) {
@@ -513,6 +554,9 @@ void add_factory_ops(std::vector<OpInfo>& t) {
                          [](const Tensor& x, const lz::TensorOptions& o) { return lz::empty_like(x, o); }));
   t.push_back(full_like_entry());
   t.push_back(randn_like_entry());
+  t.push_back(rand_like_entry());
+  t.push_back(randint_like_entry(false));
+  t.push_back(randint_like_entry(true));
 }
 
 }  // namespace lzt

@@ -411,6 +411,53 @@ OpInfo linear_entry() {
   return op;
 }
 
+// ---- dot and outer (composites of mul and sum) -------------------------------------
+
+OpInfo vector_product_entry(bool is_dot) {
+  OpInfo op;
+  op.name = is_dot ? "dot" : "outer";
+  op.dtypes = matmul_types();
+  op.samples = [](lz::ScalarType t) {
+    return product_samples(t, {{{4}, {4}}, {{1}, {1}}, {{0}, {0}}, {{3000}, {3000}}}, {{{5}, {5}}});
+  };
+  op.op = [is_dot](const SampleInput& s) {
+    return std::vector<Tensor>{is_dot ? s[0].dot(s[1]) : lz::outer(s[0], s[1])};
+  };
+  op.reference = [is_dot](const SampleInput& s) {
+    const std::vector<double> a = values(s[0]), b = values(s[1]);
+    const lz::ScalarType t = s[0].dtype();
+    Expected e{{}, t, {}};
+    if (is_dot) {
+      double sum = 0;
+      for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+      e.values = {as_stored(t, sum)};  // integer sums wrap in the dtype
+    } else {
+      e.sizes = {static_cast<int64_t>(a.size()), static_cast<int64_t>(b.size())};
+      for (double x : a) {
+        for (double y : b) e.values.push_back(as_stored(t, x * y));
+      }
+    }
+    return std::vector<Expected>{e};
+  };
+  op.tolerance = matmul_tolerance;
+  const std::string name = op.name;
+  op.errors = [is_dot, name] {
+    const std::string args = is_dot ? "self, tensor" : "self, vec2";
+    std::vector<ErrorInput> e{
+        shape_error(lz::zeros({2, 3}), lz::zeros({3}), "2-D self", "[" + name + "] " + args + ": expected 1-D tensors, got 2-D and 1-D")};
+    if (is_dot) {
+      e.push_back(shape_error(lz::zeros({3}), lz::zeros({4}), "[3] and [4]",
+                              "[dot] self, tensor: expected tensors of one size, got [3] and [4]"));
+      e.push_back(LZT_EXPECT_ERROR(TypeError, pair(lz::zeros({3}), lz::zeros({3}, lz::kFloat64), "float32 and float64"),
+                                   "[dot] self, tensor: expected one dtype, got float32 and float64"));
+      e.push_back(LZT_EXPECT_ERROR(TypeError, pair(lz::zeros({3}, lz::kBool), lz::zeros({3}, lz::kBool), "bool"),
+                                   "[dot] self: bool tensors are not supported"));
+    }
+    return e;
+  };
+  return op;
+}
+
 }  // namespace
 
 void add_linalg_ops(std::vector<OpInfo>& t) {
@@ -419,6 +466,8 @@ void add_linalg_ops(std::vector<OpInfo>& t) {
   t.push_back(matmul_entry());
   t.push_back(addmm_entry());
   t.push_back(linear_entry());
+  t.push_back(vector_product_entry(true));
+  t.push_back(vector_product_entry(false));
 }
 
 }  // namespace lzt

@@ -1,6 +1,10 @@
-// Table entries: losses (nll_loss, nll_loss_nd, cross_entropy, mse_loss).
+// Table entries: losses (nll_loss, nll_loss_nd, cross_entropy, and the
+// element-wise mse_loss, l1_loss, smooth_l1_loss, binary_cross_entropy(_with_logits)).
 // References are float64 loops over the inputs' values.
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <optional>
 #include <limits>
 
 #include "tests/op_table/entry_builders.h"
@@ -319,43 +323,182 @@ OpInfo cross_entropy_entry() {
   return op;
 }
 
-// ---- mse_loss ------------------------------------------------------------------------
+// ---- element-wise losses (eager_kernels/register_losses.cpp) -----------------------
 
-OpInfo mse_loss_entry() {
+// The loss per element reduced as `reduction` says: the mean of no elements
+// is NaN (as mean() of an empty tensor), and a float16 sum of the large
+// samples overflows (to inf, as in PyTorch).
+std::vector<Expected> reduced(Expected loss, int64_t reduction) {
+  if (reduction == lz::Reduction::None) return {loss};
+  double sum = 0;
+  for (double v : loss.values) sum += v;
+  const double n = static_cast<double>(loss.values.size());
+  double value = reduction == lz::Reduction::Sum ? sum : n == 0 ? std::nan("") : sum / n;
+  if (loss.dtype == lz::kFloat16 && std::fabs(value) >= 65520) value = std::numeric_limits<double>::infinity();
+  return {Expected{{}, loss.dtype, {value}}};
+}
+
+std::vector<lz::IValue> reductions() { return {lz::IValue(int64_t{0}), lz::IValue(int64_t{1}), lz::IValue(int64_t{2})}; }
+
+// The errors every element-wise loss shares (its checks are one function).
+std::vector<ErrorInput> loss_input_errors(const std::string& name) {
+  const auto sample = [](const Tensor& a, const Tensor& b, int64_t reduction, std::string what) {
+    return SampleInput{{a, b}, {{"reduction", lz::IValue(reduction)}}, std::move(what)};
+  };
+  return std::vector<ErrorInput>{
+      expect_error<lz::ValueError>(sample(lz::zeros({3}), lz::zeros({3}), 3, "reduction 3"), "lz::ValueError",
+                                   "[" + name + "] reduction: 3 is not a valid value for reduction"),
+      expect_error<lz::TypeError>(sample(lz::zeros({3}, lz::kInt64), lz::zeros({3}, lz::kInt64), 1, "int64"),
+                                  "lz::TypeError",
+                                  "[" + name + "] self, target: expected floating point tensors, got int64 and int64"),
+      expect_error<lz::ShapeError>(sample(lz::zeros({3}), lz::zeros({2}), 1, "[3] and [2]"), "lz::ShapeError",
+                                   "[" + name + "] self shape [3] and target shape [2] are not broadcastable")};
+}
+
+// A loss of (self - target) per element: mse_loss, l1_loss, smooth_l1_loss.
+OpInfo distance_loss_entry(std::string name, std::vector<lz::IValue> betas,
+                           std::function<Tensor(const Tensor&, const Tensor&, int64_t, double)> call,
+                           std::function<double(double, double)> per_element) {
   OpInfo op;
-  op.name = "mse_loss";
+  op.name = name;
+  op.dtypes = float_types();
+  op.samples = [betas](lz::ScalarType t) {
+    std::vector<SampleInput> out = with_kwarg(binary_samples(t), "reduction", reductions());
+    return betas.empty() ? out : with_kwarg(out, "beta", betas);
+  };
+  op.op = [call](const SampleInput& s) {
+    return std::vector<Tensor>{call(s[0], s[1], s.int_arg("reduction"), s.has("beta") ? s.double_arg("beta") : 0)};
+  };
+  op.reference = [per_element](const SampleInput& s) {
+    const double beta = s.has("beta") ? s.double_arg("beta") : 0;
+    return reduced(map_reference(s[0], s[1], s[0].dtype(), [&](double a, double b) { return per_element(a - b, beta); }),
+                   s.int_arg("reduction"));
+  };
+  // Each element rounds to the dtype before the sum.
+  op.tolerance = norm_tolerance;
+  op.errors = [name] {
+    std::vector<ErrorInput> errors = loss_input_errors(name);
+    for (ErrorInput& e : errors) e.input.kwargs["beta"] = lz::IValue(1.0);
+    return errors;
+  };
+  return op;
+}
+
+OpInfo smooth_l1_loss_entry() {
+  OpInfo op = distance_loss_entry(
+      "smooth_l1_loss", {lz::IValue(1.0), lz::IValue(0.5), lz::IValue(0.0)},
+      [](const Tensor& a, const Tensor& b, int64_t r, double beta) { return lz::smooth_l1_loss(a, b, r, beta); },
+      [](double d, double beta) {
+        const double m = std::fabs(d);
+        return m < beta ? 0.5 * d * d / beta : m - 0.5 * beta;
+      });
+  const auto errors = op.errors;
+  op.errors = [errors] {
+    std::vector<ErrorInput> out = errors();
+    out.push_back(LZT_EXPECT_ERROR(
+        ValueError, (SampleInput{{lz::zeros({3}), lz::zeros({3})}, {{"reduction", lz::IValue(int64_t{1})}, {"beta", lz::IValue(-1.0)}}, "beta -1"}),
+        "[smooth_l1_loss] beta: expected a non-negative beta, got -1"));
+    return out;
+  };
+  return op;
+}
+
+// Probabilities (multiples of 1/4 in [0, 1]: 0 and 1 reach the clamped logs)
+// and targets of one shape; tensors {self, target, weight} with weight used
+// when has_weight.
+std::vector<SampleInput> probability_samples(lz::ScalarType t, const Domain& self_domain) {
+  std::vector<SampleInput> out;
+  uint32_t seed = 1300;
+  for (lz::SizeVec sizes : {lz::SizeVec{6, 5}, lz::SizeVec{}, lz::SizeVec{0, 3}, lz::SizeVec{300, 257}}) {
+    for (auto& [layout, self] : layouts(sizes, t, seed, self_domain)) {
+      const Tensor target = domain_tensor(sizes, t, seed + 1, Domain{0, 1});
+      const Tensor weight = domain_tensor(sizes, t, seed + 2, kPositive);
+      for (bool has_weight : {false, true}) {
+        out.push_back(SampleInput{{self, target, weight}, {{"has_weight", lz::IValue(has_weight)}},
+                                  lz::shape_str(sizes) + " " + layout + (has_weight ? ", weighted" : "")});
+      }
+    }
+    seed += 3;
+  }
+  return with_kwarg(out, "reduction", reductions());
+}
+
+std::optional<Tensor> weight_of(const SampleInput& s) {
+  return s.bool_arg("has_weight") ? std::optional<Tensor>(s[2]) : std::nullopt;
+}
+
+std::vector<ErrorInput> probability_loss_errors(const std::string& name) {
+  std::vector<ErrorInput> errors = loss_input_errors(name);
+  errors.push_back(expect_error<lz::ShapeError>(
+      SampleInput{{lz::zeros({3}), lz::zeros({1})}, {{"reduction", lz::IValue(int64_t{1})}}, "[3] and [1]"},
+      "lz::ShapeError", "[" + name + "] target: expected target of self's shape [3], got [1]"));  // broadcastable is not enough
+  for (ErrorInput& e : errors) {
+    e.input.kwargs["has_weight"] = lz::IValue(false);
+  }
+  return errors;
+}
+
+OpInfo binary_cross_entropy_entry() {
+  OpInfo op;
+  op.name = "binary_cross_entropy";
+  op.dtypes = float_types();
+  op.samples = [](lz::ScalarType t) { return probability_samples(t, Domain{0, 1}); };
+  op.op = [](const SampleInput& s) {
+    return std::vector<Tensor>{lz::binary_cross_entropy(s[0], s[1], weight_of(s), s.int_arg("reduction"))};
+  };
+  op.reference = [](const SampleInput& s) {
+    const bool weighted = s.bool_arg("has_weight");
+    const Expected loss = map_reference(s[0], s[1], s[2], s[0].dtype(), [&](double p, double t, double w) {
+      const double l = (t - 1) * std::max(std::log1p(-p), -100.0) - t * std::max(std::log(p), -100.0);
+      return weighted ? l * w : l;
+    });
+    return reduced(loss, s.int_arg("reduction"));
+  };
+  op.tolerance = norm_tolerance;
+  op.errors = [] { return probability_loss_errors("binary_cross_entropy"); };
+  return op;
+}
+
+OpInfo binary_cross_entropy_with_logits_entry() {
+  OpInfo op;
+  op.name = "binary_cross_entropy_with_logits";
   op.dtypes = float_types();
   op.samples = [](lz::ScalarType t) {
-    return with_kwarg(binary_samples(t), "reduction", {lz::IValue(int64_t{0}), lz::IValue(int64_t{1}), lz::IValue(int64_t{2})});
+    // pos_weight (when has_pos_weight) scales the positive term per class (the last dim).
+    std::vector<SampleInput> out = with_kwarg(probability_samples(t, Domain{}), "has_pos_weight",
+                                              {lz::IValue(false), lz::IValue(true)});
+    for (SampleInput& s : out) {
+      // A 0-dim self takes a 0-dim pos_weight: a [1] one would broadcast the loss to [1].
+      const lz::SizeVec classes = s[0].dim() == 0 ? lz::SizeVec{} : lz::SizeVec{s[0].size(-1)};
+      s.tensors.push_back(domain_tensor(classes, t, 1400, kPositive));
+    }
+    return out;
   };
-  op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::mse_loss(s[0], s[1], s.int_arg("reduction"))}; };
+  op.op = [](const SampleInput& s) {
+    const std::optional<Tensor> pos_weight =
+        s.bool_arg("has_pos_weight") ? std::optional<Tensor>(s[3]) : std::nullopt;
+    return std::vector<Tensor>{
+        lz::binary_cross_entropy_with_logits(s[0], s[1], weight_of(s), pos_weight, s.int_arg("reduction"))};
+  };
   op.reference = [](const SampleInput& s) {
-    const Expected squared =
-        map_reference(s[0], s[1], s[0].dtype(), [](double a, double b) { return (a - b) * (a - b); });
-    const int64_t reduction = s.int_arg("reduction");
-    if (reduction == lz::Reduction::None) return std::vector<Expected>{squared};
-    double sum = 0;
-    for (double v : squared.values) sum += v;
-    const double n = static_cast<double>(squared.values.size());
-    // The mean of no elements is NaN, as mean() of an empty tensor.
-    double value = reduction == lz::Reduction::Sum ? sum : n == 0 ? std::nan("") : sum / n;
-    // A float16 sum of the large samples overflows (to inf, as in PyTorch).
-    if (squared.dtype == lz::kFloat16 && std::fabs(value) >= 65520) value = std::numeric_limits<double>::infinity();
-    return std::vector<Expected>{Expected{{}, squared.dtype, {value}}};
+    const bool weighted = s.bool_arg("has_weight"), pos = s.bool_arg("has_pos_weight");
+    const std::vector<double> pos_weight = values(s[3]);
+    const int64_t classes = static_cast<int64_t>(pos_weight.size());
+    int64_t i = 0;  // map_reference visits elements in row-major order
+    const Expected loss = map_reference(s[0], s[1], s[2], s[0].dtype(), [&](double x, double t, double w) {
+      const double pw = pos ? pos_weight[static_cast<size_t>(i++ % classes)] : 1.0;
+      // -(pw * t * log(sigmoid(x)) + (1 - t) * log(1 - sigmoid(x)))
+      const double log_sigmoid = -std::log1p(std::exp(-x)), log_not_sigmoid = -std::log1p(std::exp(x));
+      const double l = -(pw * t * log_sigmoid + (1 - t) * log_not_sigmoid);
+      return weighted ? l * w : l;
+    });
+    return reduced(loss, s.int_arg("reduction"));
   };
-  // Each square rounds to the dtype before the sum.
   op.tolerance = norm_tolerance;
   op.errors = [] {
-    const auto sample = [](const Tensor& a, const Tensor& b, int64_t reduction, std::string what) {
-      return SampleInput{{a, b}, {{"reduction", lz::IValue(reduction)}}, std::move(what)};
-    };
-    return std::vector<ErrorInput>{
-        LZT_EXPECT_ERROR(ValueError, sample(lz::zeros({3}), lz::zeros({3}), 3, "reduction 3"),
-                         "[mse_loss] reduction: 3 is not a valid value for reduction"),
-        LZT_EXPECT_ERROR(TypeError, sample(lz::zeros({3}, lz::kInt64), lz::zeros({3}, lz::kInt64), 1, "int64"),
-                         "[mse_loss] self, target: expected floating point tensors, got int64 and int64"),
-        LZT_EXPECT_ERROR(ShapeError, sample(lz::zeros({3}), lz::zeros({2}), 1, "[3] and [2]"),
-                         "[mse_loss] self shape [3] and target shape [2] are not broadcastable")};
+    std::vector<ErrorInput> errors = probability_loss_errors("binary_cross_entropy_with_logits");
+    for (ErrorInput& e : errors) e.input.kwargs["has_pos_weight"] = lz::IValue(false);
+    return errors;
   };
   return op;
 }
@@ -366,7 +509,15 @@ void add_loss_ops(std::vector<OpInfo>& t) {
   t.push_back(nll_loss_entry(false));
   t.push_back(nll_loss_entry(true));
   t.push_back(cross_entropy_entry());
-  t.push_back(mse_loss_entry());
+  t.push_back(distance_loss_entry(
+      "mse_loss", {}, [](const Tensor& a, const Tensor& b, int64_t r, double) { return lz::mse_loss(a, b, r); },
+      [](double d, double) { return d * d; }));
+  t.push_back(distance_loss_entry(
+      "l1_loss", {}, [](const Tensor& a, const Tensor& b, int64_t r, double) { return lz::l1_loss(a, b, r); },
+      [](double d, double) { return std::fabs(d); }));
+  t.push_back(smooth_l1_loss_entry());
+  t.push_back(binary_cross_entropy_entry());
+  t.push_back(binary_cross_entropy_with_logits_entry());
 }
 
 }  // namespace lzt

@@ -440,6 +440,63 @@ OpInfo native_dropout_entry() {
   return op;
 }
 
+// ---- embedding (a composite of index_select) ------------------------------------------
+
+OpInfo embedding_entry() {
+  OpInfo op;
+  op.name = "embedding";
+  op.dtypes = all_types();
+  op.samples = [](lz::ScalarType t) {
+    std::vector<SampleInput> out;
+    uint32_t seed = 1500;
+    for (auto& [layout, weight] : layouts({6, 4}, t, seed, {})) {
+      for (lz::SizeVec sizes : {lz::SizeVec{3}, lz::SizeVec{2, 3}, lz::SizeVec{}, lz::SizeVec{0}}) {
+        for (lz::ScalarType index_type : {lz::kInt64, lz::kInt32}) {
+          // Rows 0-4: padding row 5 is never read, so the gradient (zero for
+          // it by design, tests/autograd/test_nn_optim.cpp) is the mathematical one.
+          const Tensor indices = domain_tensor(sizes, index_type, ++seed, Domain{0, 4});
+          for (int64_t padding_idx : {-1, 5}) {
+            out.push_back(SampleInput{{weight, indices}, {{"padding_idx", lz::IValue(padding_idx)}},
+                                      "weight " + layout + ", indices " + lz::shape_str(sizes) + " " +
+                                          std::string(lz::to_string(index_type)) + ", padding_idx " +
+                                          std::to_string(padding_idx)});
+          }
+        }
+      }
+    }
+    out.push_back(SampleInput{{domain_tensor({300, 64}, t, 1600, {}), domain_tensor({50, 40}, lz::kInt64, 1601, Domain{0, 299})},
+                              {{"padding_idx", lz::IValue(int64_t{-1})}}, "a large table"});
+    return out;
+  };
+  op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::embedding(s[0], s[1], s.int_arg("padding_idx"))}; };
+  op.reference = [](const SampleInput& s) {
+    const std::vector<double> weight = values(s[0]), indices = values(s[1]);
+    const int64_t dim = s[0].size(1);
+    Expected e{lz::SizeVec(s[1].sizes().begin(), s[1].sizes().end()), s[0].dtype(), {}};
+    e.sizes.push_back(dim);
+    for (double i : indices) {
+      for (int64_t d = 0; d < dim; ++d) e.values.push_back(weight[static_cast<size_t>(static_cast<int64_t>(i) * dim + d)]);
+    }
+    return std::vector<Expected>{e};
+  };
+  op.errors = [] {
+    const auto sample = [](const Tensor& w, const Tensor& i, int64_t padding_idx, std::string what) {
+      return SampleInput{{w, i}, {{"padding_idx", lz::IValue(padding_idx)}}, std::move(what)};
+    };
+    const Tensor index = lz::zeros({2}, lz::kInt64);
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(ShapeError, sample(lz::zeros({6}), index, -1, "1-D weight"),
+                         "[embedding] weight: expected a 2-D weight, got shape [6]"),
+        LZT_EXPECT_ERROR(TypeError, sample(lz::zeros({6, 4}), lz::zeros({2}), -1, "float indices"),
+                         "[embedding] indices: expected an int64 or int32 tensor, got float32"),
+        LZT_EXPECT_ERROR(IndexError, sample(lz::zeros({6, 4}), index, 6, "padding_idx 6"),
+                         "[embedding] padding_idx: 6 is out of range for 6 embeddings"),
+        LZT_EXPECT_ERROR(IndexError, sample(lz::zeros({6, 4}), lz::full({2}, 6, lz::kInt64), -1, "index 6"),
+                         "index 6 is out of bounds for dimension 0 with size 6")};
+  };
+  return op;
+}
+
 }  // namespace
 
 void add_nn_ops(std::vector<OpInfo>& t) {
@@ -449,6 +506,7 @@ void add_nn_ops(std::vector<OpInfo>& t) {
   t.push_back(rms_norm_entry());
   t.push_back(dropout_entry());
   t.push_back(native_dropout_entry());
+  t.push_back(embedding_entry());
   add_loss_ops(t);
 }
 

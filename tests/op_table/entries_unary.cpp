@@ -3,7 +3,10 @@
 // entries also get a sample of special values (±0, ±inf, NaN, large
 // magnitudes), whose reference is rounded to the result dtype so that
 // overflow to inf in float16/bfloat16/float32 is expected.
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <utility>
 #include <limits>
 
 #include "tests/op_table/entry_builders.h"
@@ -73,6 +76,48 @@ void add_errors(OpInfo& op, std::vector<lz::ScalarType> rejected) {
   };
 }
 
+// A floating activation with parameters: samples with specials, each
+// parameter at its first value, then at its second (one at a time).
+using ActivationFn = std::function<Tensor(const Tensor&, const SampleInput&)>;
+using ActivationRef = std::function<double(double, const SampleInput&)>;
+OpInfo activation_entry(std::string name, std::vector<std::pair<std::string, std::vector<double>>> params,
+                        ActivationFn fn, ActivationRef reference) {
+  OpInfo op;
+  op.name = name;
+  op.dtypes = float_types();
+  op.samples = [params](lz::ScalarType t) {
+    std::vector<SampleInput> base = samples_with_specials(t, {});
+    for (SampleInput& s : base) {
+      for (const auto& [param, values] : params) s.kwargs[param] = lz::IValue(values.front());
+    }
+    std::vector<SampleInput> out = base;
+    for (const auto& [param, values] : params) {
+      for (size_t v = 1; v < values.size(); ++v) {
+        for (SampleInput s : base) {
+          s.kwargs[param] = lz::IValue(values[v]);
+          s.description += ", " + param + " " + fmt(values[v]);
+          out.push_back(std::move(s));
+        }
+      }
+    }
+    return out;
+  };
+  op.op = [fn](const SampleInput& s) { return std::vector<Tensor>{fn(s[0], s)}; };
+  op.reference = [reference](const SampleInput& s) {
+    const lz::ScalarType rt = s[0].dtype();
+    return std::vector<Expected>{map_reference(s[0], rt, [&](double v) { return rounded(rt, reference(v, s)); })};
+  };
+  add_errors(op, {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64});
+  op.errors = [errors = op.errors, params] {
+    std::vector<ErrorInput> out = errors();
+    for (ErrorInput& e : out) {
+      for (const auto& [param, values] : params) e.input.kwargs[param] = lz::IValue(values.front());
+    }
+    return out;
+  };
+  return op;
+}
+
 double sigmoid_ref(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double gelu_ref(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
 double gelu_tanh_ref(double x) {
@@ -134,6 +179,51 @@ void add_unary_ops(std::vector<OpInfo>& t) {
     OpInfo op = entry("hardswish", float_types(), LZT_UNARY_FNS(hardswish),
                       [](double x) { return x <= -3 ? 0.0 * x : x >= 3 ? x : x * (x + 3) / 6; });
     add_errors(op, {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64});
+    t.push_back(std::move(op));
+  }
+  // Composites (eager_kernels/register_activations.cpp), each with its
+  // parameters at their defaults and at other values.
+  {
+    OpInfo op = activation_entry("leaky_relu", {{"negative_slope", {0.01, 0.2}}},
+                                 [](const Tensor& x, const SampleInput& s) {
+                                   return lz::leaky_relu(x, s.double_arg("negative_slope"));
+                                 },
+                                 [](double x, const SampleInput& s) { return x > 0 ? x : x * s.double_arg("negative_slope"); });
+    t.push_back(std::move(op));
+  }
+  {
+    OpInfo op = activation_entry(
+        "elu", {{"alpha", {1.0, 0.5}}, {"scale", {1.0, 2.0}}, {"input_scale", {1.0, 0.5}}},
+        [](const Tensor& x, const SampleInput& s) {
+          return lz::elu(x, s.double_arg("alpha"), s.double_arg("scale"), s.double_arg("input_scale"));
+        },
+        [](double x, const SampleInput& s) {
+          const double scale = s.double_arg("scale");
+          return x > 0 ? scale * x : scale * s.double_arg("alpha") * std::expm1(x * s.double_arg("input_scale"));
+        });
+    t.push_back(std::move(op));
+  }
+  {
+    OpInfo op = activation_entry(
+        "softplus", {{"beta", {1.0, 2.0}}, {"threshold", {20.0, 1.0}}},
+        [](const Tensor& x, const SampleInput& s) {
+          return lz::softplus(x, s.double_arg("beta"), s.double_arg("threshold"));
+        },
+        [](double x, const SampleInput& s) {
+          const double beta = s.double_arg("beta");
+          return x * beta > s.double_arg("threshold") ? x : std::log1p(std::exp(x * beta)) / beta;
+        });
+    t.push_back(std::move(op));
+  }
+  {
+    OpInfo op = activation_entry(
+        "hardtanh", {{"min_val", {-1.0, -0.5}}, {"max_val", {1.0, 2.0}}},
+        [](const Tensor& x, const SampleInput& s) {
+          return lz::hardtanh(x, s.double_arg("min_val"), s.double_arg("max_val"));
+        },
+        [](double x, const SampleInput& s) {
+          return std::isnan(x) ? x : std::min(std::max(x, s.double_arg("min_val")), s.double_arg("max_val"));
+        });
     t.push_back(std::move(op));
   }
   {
