@@ -143,8 +143,9 @@ class Tensor {
   }
   // The single value of a one-element tensor.
   Scalar item() const;
-  // a[i][j] element access (core/tensor_accessor.h); not on a temporary,
-  // whose values would die with it.
+  // a[i][j] element access (core/tensor_accessor.h). Deleted on a
+  // temporary as in libtorch (where the values would die with it), so such
+  // code is not written here that libtorch would reject.
   template <class T, size_t N>
   TensorAccessor<T, N> accessor() const&;
   template <class T, size_t N>
