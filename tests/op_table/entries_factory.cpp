@@ -486,36 +486,25 @@ OpInfo full_like_entry() {
   return op;
 }
 
-OpInfo randn_like_entry() {
+// randn_like (normal) or rand_like (uniform [0, 1)): self's shape, its dtype
+// unless one is named, the draw's moments.
+OpInfo random_like_entry(bool normal) {
   OpInfo op;
-  op.name = "randn_like";
+  op.name = normal ? "randn_like" : "rand_like";
   op.dtypes = float_types();
   op.samples = [](ScalarType t) { return like_samples(t, float_types()); };
-  op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::randn_like(s[0], like_options(s))}; };
+  op.op = [normal](const SampleInput& s) {
+    return std::vector<Tensor>{normal ? lz::randn_like(s[0], like_options(s)) : lz::rand_like(s[0], like_options(s))};
+  };
   op.reference = [](const SampleInput& s) { return one(filled(s[0].sizes(), like_dtype(s), 0)); };
-  op.check = [](const SampleInput& s, const std::vector<Tensor>& outs) {
+  op.check = [normal](const SampleInput& s, const std::vector<Tensor>& outs) {
     std::string m = check_meta(outs.at(0), s[0].sizes(), like_dtype(s));
-    return m.empty() ? check_moments(outs[0], true) : m;
+    return m.empty() ? check_moments(outs[0], normal) : m;
   };
   return op;
 }
 
-// rand_like: uniform [0, 1) of self's shape; randint_like (high, or low and
-// high): integers, in self's dtype unless one is named.
-OpInfo rand_like_entry() {
-  OpInfo op;
-  op.name = "rand_like";
-  op.dtypes = float_types();
-  op.samples = [](ScalarType t) { return like_samples(t, float_types()); };
-  op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::rand_like(s[0], like_options(s))}; };
-  op.reference = [](const SampleInput& s) { return one(filled(s[0].sizes(), like_dtype(s), 0)); };
-  op.check = [](const SampleInput& s, const std::vector<Tensor>& outs) {
-    std::string m = check_meta(outs.at(0), s[0].sizes(), like_dtype(s));
-    return m.empty() ? check_moments(outs[0], false) : m;
-  };
-  return op;
-}
-
+// randint_like (high, or low and high): integers, in self's dtype unless one is named.
 OpInfo randint_like_entry(bool with_low) {
   OpInfo op;
   op.name = with_low ? "randint_like.low_dtype" : "randint_like";
@@ -553,8 +542,8 @@ void add_factory_ops(std::vector<OpInfo>& t) {
   t.push_back(like_entry("empty_like", std::nullopt,
                          [](const Tensor& x, const lz::TensorOptions& o) { return lz::empty_like(x, o); }));
   t.push_back(full_like_entry());
-  t.push_back(randn_like_entry());
-  t.push_back(rand_like_entry());
+  t.push_back(random_like_entry(true));
+  t.push_back(random_like_entry(false));
   t.push_back(randint_like_entry(false));
   t.push_back(randint_like_entry(true));
 }
