@@ -43,6 +43,7 @@ const NonDifferentiable kNonDifferentiable[] = {
     {OpId::bitwise_xor_Scalar, kIntegerResult},
     {OpId::argmax, kIntegerResult},
     {OpId::argmin, kIntegerResult},
+    {OpId::nonzero, kIntegerResult},
 };
 
 struct Registry {

@@ -146,6 +146,11 @@ const Derivative kTable[] = {
        return {g[0], c.needs_grad(1) ? -g[0] * div(c.self(), c.tensor(1), "floor") : Tensor()};
      }},
     {OpId::remainder_Scalar, 0, false, [](const Ctx&, const GradList& g) -> GradList { return {g[0]}; }},
+    {OpId::fmod_Tensor, saves({0, 1}), false,
+     [](const Ctx& c, const GradList& g) -> GradList {
+       return {g[0], c.needs_grad(1) ? -g[0] * div(c.self(), c.tensor(1), "trunc") : Tensor()};
+     }},
+    {OpId::fmod_Scalar, 0, false, [](const Ctx&, const GradList& g) -> GradList { return {g[0]}; }},
     {OpId::atan2, saves({0, 1}), false,
      [](const Ctx& c, const GradList& g) -> GradList {
        const Tensor y = in_grad_type(c.self(), g[0]);

@@ -37,6 +37,7 @@ LZ_D lz_i64 lz_div_floor_i(lz_i64 a, lz_i64 b) {
   const lz_i64 q = a / b, r = a % b;
   return (r != 0 && ((r < 0) != (b < 0))) ? q - 1 : q;
 }
+LZ_D lz_i64 lz_fmod_i(lz_i64 a, lz_i64 b) { return (b == 0 || b == -1) ? 0 : a % b; }
 LZ_D lz_i64 lz_rem_i(lz_i64 a, lz_i64 b) {
   if (b == 0 || b == -1) return 0;
   const lz_i64 r = a % b;

@@ -118,6 +118,7 @@ const char* math_fn(ScalarOp op, bool f32) {
     case ScalarOp::Abs: return f32 ? "fabsf" : "fabs";
     case ScalarOp::Pow: return f32 ? "powf" : "pow";
     case ScalarOp::Atan2: return f32 ? "atan2f" : "atan2";
+    case ScalarOp::Fmod: return f32 ? "fmodf" : "fmod";
     default: return nullptr;
   }
 }
@@ -334,7 +335,7 @@ class Generator {
       case ScalarOp::Remainder: return "lz_rem_" + s + "(" + a + ", " + b + ")";
       case ScalarOp::Maximum: return "lz_max_" + s + "(" + a + ", " + b + ")";
       case ScalarOp::Minimum: return "lz_min_" + s + "(" + a + ", " + b + ")";
-      case ScalarOp::Pow: case ScalarOp::Atan2: return std::string(math_fn(x.op, f32)) + "(" + a + ", " + b + ")";
+      case ScalarOp::Pow: case ScalarOp::Atan2: case ScalarOp::Fmod: return std::string(math_fn(x.op, f32)) + "(" + a + ", " + b + ")";
       default: break;
     }
     LZ_FAIL(NotImplementedError, "[codegen_cuda] kernel ", k_.name, ": no CUDA form for ", ir::to_string(x.op),
@@ -362,6 +363,7 @@ class Generator {
       case ScalarOp::Div: case ScalarOp::TruncDiv: r = "lz_div_trunc_i(" + a + ", " + b + ")"; break;
       case ScalarOp::FloorDiv: r = "lz_div_floor_i(" + a + ", " + b + ")"; break;
       case ScalarOp::Remainder: r = "lz_rem_i(" + a + ", " + b + ")"; break;
+      case ScalarOp::Fmod: r = "lz_fmod_i(" + a + ", " + b + ")"; break;
       case ScalarOp::Pow: r = "lz_pow_i(" + a + ", " + b + ")"; break;
       case ScalarOp::Maximum: r = "lz_max_i(" + a + ", " + b + ")"; break;
       case ScalarOp::Minimum: r = "lz_min_i(" + a + ", " + b + ")"; break;

@@ -47,9 +47,9 @@ void map2_i(const int64_t* a, const int64_t* b, int64_t* o, int64_t n, Wrap w, F
   _(Rsqrt) _(Sin) _(Cos) _(Tan) _(Tanh) _(Sigmoid) _(Erf) _(Floor) _(Ceil) _(Round) _(Trunc)
 #define LZ_INT_UNARY_OPS(_) _(Neg) _(Abs) _(Sign) _(Square) _(Floor) _(Ceil) _(Round) _(Trunc) _(BitwiseNot)
 #define LZ_FLOAT_BINARY_OPS(_) \
-  _(Add) _(Sub) _(Mul) _(Div) _(FloorDiv) _(TruncDiv) _(Remainder) _(Pow) _(Atan2) _(Maximum) _(Minimum)
+  _(Add) _(Sub) _(Mul) _(Div) _(FloorDiv) _(TruncDiv) _(Remainder) _(Fmod) _(Pow) _(Atan2) _(Maximum) _(Minimum)
 #define LZ_INT_BINARY_OPS(_)                                                                       \
-  _(Add) _(Sub) _(Mul) _(Div) _(TruncDiv) _(FloorDiv) _(Remainder) _(Pow) _(Maximum) _(Minimum) \
+  _(Add) _(Sub) _(Mul) _(Div) _(TruncDiv) _(FloorDiv) _(Remainder) _(Fmod) _(Pow) _(Maximum) _(Minimum) \
   _(BitwiseAnd) _(BitwiseOr) _(BitwiseXor)
 
 void unary_f(ScalarOp op, const double* a, double* o, int64_t n, Round r) {

@@ -193,6 +193,7 @@ inline double binary_float(ScalarOp op, double a, double b, ScalarType t) {
     case ScalarOp::TruncDiv: return std::trunc(round_to(a / b, t));
     case ScalarOp::Remainder:
       return f32 ? remainder_float<float>(static_cast<float>(a), static_cast<float>(b)) : remainder_float<double>(a, b);
+    case ScalarOp::Fmod: return std::fmod(a, b);
     case ScalarOp::Pow: return std::pow(a, b);
     case ScalarOp::Atan2: return std::atan2(a, b);
     case ScalarOp::Maximum: return max_nan(a, b);
@@ -210,6 +211,7 @@ inline int64_t binary_int(ScalarOp op, int64_t a, int64_t b, ScalarType t) {
     case ScalarOp::Div: case ScalarOp::TruncDiv: return div_trunc_int(a, b);
     case ScalarOp::FloorDiv: return div_floor_int(a, b);
     case ScalarOp::Remainder: return remainder_int(a, b);
+    case ScalarOp::Fmod: return fmod_int(a, b);
     case ScalarOp::Pow: return pow_int(a, b);
     case ScalarOp::Maximum: return std::max(a, b);
     case ScalarOp::Minimum: return std::min(a, b);

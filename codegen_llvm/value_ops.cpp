@@ -256,6 +256,7 @@ Value* ValueOps::float_binary(ScalarOp op, Value* a, Value* b) const {
                                 b_.CreateXor(b_.CreateFCmpOLT(b, zero), b_.CreateFCmpOLT(mod, zero)));
       return b_.CreateSelect(fix, b_.CreateFAdd(mod, b), mod);
     }
+    case ScalarOp::Fmod: return b_.CreateFRem(a, b);  // C's fmod: the sign of a
     case ScalarOp::FloorDiv: {  // core/scalar_math.h div_floor_float, branch-free
       Value* zero = fconst(ty, 0), *one = fconst(ty, 1), *half = fconst(ty, 0.5);
       Value* quotient = b_.CreateFDiv(a, b);
@@ -325,6 +326,12 @@ Value* ValueOps::int_binary(ScalarOp op, Value* a, Value* b, ScalarType t) const
       Value* fix = b_.CreateAnd(b_.CreateICmpNE(r, zero),
                                 b_.CreateXor(b_.CreateICmpSLT(r, zero), b_.CreateICmpSLT(safe, zero)));
       return b_.CreateSelect(by_zero_or_minus_one, zero, b_.CreateSelect(fix, b_.CreateAdd(r, safe), r));
+    }
+    case ScalarOp::Fmod: {  // core/scalar_math.h fmod_int
+      Value* by_zero_or_minus_one = b_.CreateICmpEQ(b, zero);
+      if (!is_unsigned) by_zero_or_minus_one = b_.CreateOr(by_zero_or_minus_one, b_.CreateICmpEQ(b, llvm::Constant::getAllOnesValue(ty)));
+      Value* safe = b_.CreateSelect(by_zero_or_minus_one, one, b);
+      return b_.CreateSelect(by_zero_or_minus_one, zero, is_unsigned ? b_.CreateURem(a, safe) : b_.CreateSRem(a, safe));
     }
     case ScalarOp::Maximum:
       return b_.CreateBinaryIntrinsic(is_unsigned ? llvm::Intrinsic::umax : llvm::Intrinsic::smax, a, b);

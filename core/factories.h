@@ -156,7 +156,7 @@ template <class T>
 Tensor tensor(const std::vector<T>& values, const TensorOptions& options) {
   std::vector<detail::stored_t<T>> flat;
   flat.reserve(values.size());
-  for (const T& v : values) flat.push_back(detail::widen(static_cast<T>(v)));
+  for (const T& v : values) flat.push_back(detail::widen(v));
   return detail::tensor_from_values(flat.data(), detail::source_dtype<T>(),
                                     {static_cast<int64_t>(values.size())},
                                     detail::default_options_for<T>(options));

@@ -13,6 +13,7 @@ std::string_view to_string(SyncCause cause) {
     case SyncCause::AutoCut: return "auto_cut";
     case SyncCause::Fallback: return "fallback";
     case SyncCause::CrossThread: return "cross_thread";
+    case SyncCause::DataDependentShape: return "data_dependent_shape";
     case SyncCause::kCount: break;
   }
   return "?";

@@ -22,6 +22,7 @@ enum class SyncCause : uint8_t {
   AutoCut,         // the trace reached its node limit
   Fallback,        // an operator that cannot be traced needed input values
   CrossThread,     // a tensor of another thread's trace was used
+  DataDependentShape,  // an operator whose result's shape depends on values (nonzero)
   kCount,
 };
 std::string_view to_string(SyncCause cause);

@@ -14,6 +14,7 @@ std::string_view to_string(Tag t) {
     case Tag::Composite: return "composite";
     case Tag::NonTensorResult: return "non_tensor_result";
     case Tag::StepFunction: return "step_function";
+    case Tag::DataDependentShape: return "data_dependent_shape";
   }
   return "?";
 }

@@ -23,6 +23,9 @@ enum class Tag : uint8_t {
   // remainder): inputs that differ by a rounding may give results a whole
   // step apart, so results computed from rounded values compare loosely.
   StepFunction,
+  // Its result's shape depends on its input values (nonzero): it cannot be
+  // traced, so the lazy layer runs it on materialised inputs (a counted sync).
+  DataDependentShape,
 };
 
 class TagSet {

@@ -59,6 +59,10 @@ Tensor remainder(const Tensor& self, const Scalar& other);
 Tensor remainder(const Scalar& self, const Tensor& other);
 Tensor& remainder_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor& remainder_out(Tensor& out, const Tensor& self, const Scalar& other);
+Tensor fmod(const Tensor& self, const Tensor& other);
+Tensor fmod(const Tensor& self, const Scalar& other);
+Tensor& fmod_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& fmod_out(Tensor& out, const Tensor& self, const Scalar& other);
 // floor(self / other), as div(self, other, "floor") (integer division
 // rounding down for integers; a zero integer divisor is a ValueError).
 Tensor floor_divide(const Tensor& self, const Tensor& other);

@@ -3,6 +3,8 @@
 // is not supported. *_out variants write into `out` (resized if it is empty).
 #pragma once
 
+#include <string_view>
+
 #include "core/tensor.h"
 
 namespace lz {
@@ -25,6 +27,9 @@ Tensor& matmul_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor dot(const Tensor& self, const Tensor& tensor);
 // Outer product of two 1-D tensors: [n] x [m] -> [n, m] (types promote).
 Tensor outer(const Tensor& self, const Tensor& vec2);
+// Einstein summation, NumPy's subscripts: "ij,jk->ik", "...ij->...ji",
+// "ii" (trace); a repeated subscript in one operand takes the diagonal.
+Tensor einsum(std::string_view equation, TensorList tensors);
 
 // beta * self + alpha * (mat1 @ mat2); self broadcasts to the product's shape.
 // With beta == 0, self is ignored (NaN and inf in it do not propagate).

@@ -31,6 +31,12 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim = 0);
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
 Tensor& index_select_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index);
 // out[i][j] = self[index[i][j]][j] (dim 0), out[i][j] = self[i][index[i][j]] (dim 1).
+// [n, self.dim()] int64 coordinates of the n nonzero elements, row-major
+// order. Lazily it materialises self (a sync counted as
+// data_dependent_shape): n is known only from the values.
+Tensor nonzero(const Tensor& self);
+// self's elements where mask is true (the two broadcast), 1-D.
+Tensor masked_select(const Tensor& self, const Tensor& mask);
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad = false);
 Tensor& gather_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
                    bool sparse_grad = false);

@@ -38,6 +38,10 @@ inline C div_floor_float(C a, C b) {
   return floordiv;
 }
 
+// C's integer a % b (the sign of a), 0 where C leaves it undefined: b == 0
+// (the eager kernel raises first) and b == -1 (INT64_MIN % -1 overflows).
+inline int64_t fmod_int(int64_t a, int64_t b) { return (b == 0 || b == -1) ? 0 : a % b; }
+
 // Python's a % b: the result has the sign of b.
 template <class C>
 inline C remainder_float(C a, C b) {

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/memory_overlap.h"
+#include "core/warning.h"
 
 namespace lz::detail {
 
@@ -33,9 +34,12 @@ void prepare_out(const std::string& op, const Tensor& out, const TensorMeta& m) 
   check_device(op, "out", out, m);
   check_castable(op, "out", out, m);
   if (out.sizes() != IntArrayRef(m.sizes)) {
-    LZ_CHECK(out.numel() == 0, ShapeError, "[", op, "] out: shape ", shape_str(out.sizes()),
-             " doesn't match the result shape ", shape_str(m.sizes),
-             " (pass an empty tensor to have it resized)");
+    // As libtorch: an empty out is resized silently, any other with a warning.
+    if (out.numel() != 0) {
+      warn("[", op, "] out: an output with one or more elements was resized since it had shape ",
+           shape_str(out.sizes()), ", which does not match the required output shape ", shape_str(m.sizes),
+           " (resize it to zero elements first to silence this warning)");
+    }
     resize_tensor(out, m.sizes);
   }
   check_no_internal_overlap(op, "out", out);

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -33,6 +34,9 @@ class Node;
 }
 template <class T, size_t N>
 class TensorAccessor;
+namespace indexing {
+class TensorIndex;
+}
 
 class Tensor {
  public:
@@ -192,6 +196,10 @@ class Tensor {
   Tensor remainder(const Scalar& other) const;
   Tensor& remainder_(const Tensor& other);
   Tensor& remainder_(const Scalar& other);
+  Tensor fmod(const Tensor& other) const;
+  Tensor fmod(const Scalar& other) const;
+  Tensor& fmod_(const Tensor& other);
+  Tensor& fmod_(const Scalar& other);
   Tensor atan2(const Tensor& other) const;
   Tensor& atan2_(const Tensor& other);
   Tensor clamp(const std::optional<Scalar>& min,
@@ -378,6 +386,8 @@ class Tensor {
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
   Tensor index_select(int64_t dim, const Tensor& index) const;
   Tensor gather(int64_t dim, const Tensor& index, bool sparse_grad = false) const;
+  Tensor nonzero() const;
+  Tensor masked_select(const Tensor& mask) const;
   Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
   Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src);
@@ -456,6 +466,16 @@ class Tensor {
                     std::optional<int64_t> storage_offset = std::nullopt) const;
   // x[i] == x.select(0, i)
   Tensor operator[](int64_t index) const;
+  // x[...] in libtorch's spelling (core/tensor_indexing.h): integers, Slice,
+  // None, Ellipsis and bools give views; integer tensors gather a copy.
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor index(absl::Span<const indexing::TensorIndex> indices) const;
+  // x[...] = values (broadcast to what index() returns).
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& values);
+  Tensor& index_put_(absl::Span<const indexing::TensorIndex> indices, const Tensor& values);
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& value);
+  // The entries `index` along dim set to value.
+  Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value);
 
   // ---- Compound assignment (in place) --------------------------------------
   Tensor& operator+=(const Tensor& other) { return add_(other); }

@@ -50,10 +50,8 @@ class TensorAccessor {
       strides_[d] = values_.stride(static_cast<int64_t>(d));
     }
   }
-  // Copies would view the original's sizes; make a new accessor instead.
-  TensorAccessor(const TensorAccessor&) = delete;
-  TensorAccessor& operator=(const TensorAccessor&) = delete;
-
+  // Copies are independent: a[i] views the sizes of the accessor it is
+  // called on, made at each call.
   decltype(auto) operator[](int64_t i) const { return view()[i]; }
   int64_t size(size_t dim) const { return sizes_[dim]; }
   int64_t stride(size_t dim) const { return strides_[dim]; }

@@ -55,6 +55,8 @@ LZ_LIBRARY(binary_ops) {
   lib.def_structured<&meta::remainder>(OpId::remainder_Tensor).impl<&cpu::remainder_impl>(kCpu);
   def_scalar_overload<&meta::remainder, &cpu::remainder_impl>(lib, OpId::remainder_Scalar);
   lib.def(OpId::remainder_Scalar_Tensor).composite(&remainder_scalar_tensor);
+  lib.def_structured<&meta::fmod>(OpId::fmod_Tensor).impl<&cpu::fmod_impl>(kCpu);
+  def_scalar_overload<&meta::fmod, &cpu::fmod_impl>(lib, OpId::fmod_Scalar);
   lib.def(OpId::floor_divide).composite(&floor_divide_tensor);
   lib.def(OpId::floor_divide_Scalar).composite(&floor_divide_scalar);
 

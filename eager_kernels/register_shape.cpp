@@ -9,6 +9,7 @@
 #include "core/ops_views.h"
 #include "core/shape.h"
 #include "eager_kernels/cpu/shape_kernels.h"
+#include "eager_kernels/meta/meta_utils.h"
 #include "eager_kernels/meta/shape_meta.h"
 
 namespace lz {
@@ -63,6 +64,18 @@ Tensor index_add_composite(const Tensor& self, int64_t dim, const Tensor& index,
   return scatter_add(self, d, spread, unit ? source : (source * alpha).to(source.dtype()));
 }
 
+// index_select of the flattened broadcast self at the flattened mask's
+// nonzero(): lazily only the mask is materialised, and the gradient is
+// index_select's.
+Tensor masked_select_composite(const Tensor& self, const Tensor& mask) {
+  meta::check_defined("masked_select", "self", self);
+  meta::check_defined("masked_select", "mask", mask);
+  LZ_CHECK(mask.dtype() == ScalarType::Bool, TypeError, "[masked_select] mask: expected a bool tensor, got ",
+           mask.dtype());
+  const SizeVec shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_select", "self", "mask");
+  const Tensor where = nonzero(mask.expand(shape).reshape({-1})).view({-1});
+  return index_select(self.expand(shape).reshape({-1}), 0, where);
+}
 
 }  // namespace
 
@@ -81,6 +94,8 @@ LZ_LIBRARY(shape_ops) {
   lib.def_structured<&meta::scatter_value>(OpId::scatter_value).impl<&cpu::scatter_value_impl>(kCpu);
   lib.def_structured<&meta::scatter_add>(OpId::scatter_add).impl<&cpu::scatter_add_impl>(kCpu);
   lib.def(OpId::index_add).composite(&index_add_composite);
+  lib.def(OpId::nonzero).kernel(kCpu, &cpu::nonzero);
+  lib.def(OpId::masked_select).composite(&masked_select_composite);
 
   lib.def_structured<&meta::triu>(OpId::triu).impl<&cpu::triu_impl>(kCpu);
   lib.def_structured<&meta::tril>(OpId::tril).impl<&cpu::tril_impl>(kCpu);

@@ -31,6 +31,9 @@ const Tensor* tensor_argument(const IValue& v) {
 std::optional<Untraceable> why_untraceable(const OperatorHandle& op, const IValue* args) {
   const FunctionSchema& schema = op.schema();
   if (op.has_tag(Tag::NonTensorResult)) return Untraceable{SyncCause::Item, false, "returns a number"};
+  if (op.has_tag(Tag::DataDependentShape)) {
+    return Untraceable{SyncCause::DataDependentShape, false, "has a result whose shape depends on its values"};
+  }
   for (const Return& r : schema.returns()) {
     if (r.type.base != BaseType::Tensor) return Untraceable{SyncCause::Fallback, true, "returns a non-tensor"};
   }

@@ -299,6 +299,8 @@ void add_pointwise_lowerings(LoweringTable& table) {
   pw_float(OpId::pow_Tensor_Scalar, pow_tensor_scalar, ScalarOp::Pow);
   pw_float(OpId::remainder_Tensor, binary_same<ScalarOp::Remainder>, ScalarOp::Remainder);
   pw_float(OpId::remainder_Scalar, binary_same<ScalarOp::Remainder>, ScalarOp::Remainder);
+  pw_float(OpId::fmod_Tensor, binary_same<ScalarOp::Fmod>, ScalarOp::Fmod);
+  pw_float(OpId::fmod_Scalar, binary_same<ScalarOp::Fmod>, ScalarOp::Fmod);
   pw(OpId::atan2, binary_same<ScalarOp::Atan2>, ScalarOp::Atan2);
   pw(OpId::maximum, binary_same<ScalarOp::Maximum>);
   pw(OpId::minimum, binary_same<ScalarOp::Minimum>);

@@ -176,6 +176,22 @@ void remainder_impl(const Tensor& out, const Tensor& self, const Tensor& other) 
   });
 }
 
+void fmod_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
+  visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = compute_t<T>;
+    if constexpr (is_int_v<T>) {
+      const Tensor divisor = operand_as<T>(other);
+      if (out.numel() > 0) check_nonzero_divisor<T>("fmod", divisor);
+      binary_loop<T, T, T>(out, self, divisor, [](T a, T b) -> T { return static_cast<T>(fmod_int(a, b)); });
+    } else if constexpr (is_float_v<T>) {
+      binary_loop<T, T, T>(out, self, other, [](T a, T b) -> T { return static_cast<T>(std::fmod(C(a), C(b))); });
+    } else {
+      unreachable_dtype("fmod", out.dtype());
+    }
+  });
+}
+
 void atan2_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
   visit_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -20,6 +20,7 @@ void div_mode_impl(const Tensor& out, const Tensor& self, const Tensor& other,
 void pow_impl(const Tensor& out, const Tensor& self, const Tensor& exponent);
 // Python's modulo: the result takes the sign of the divisor.
 void remainder_impl(const Tensor& out, const Tensor& self, const Tensor& other);
+void fmod_impl(const Tensor& out, const Tensor& self, const Tensor& other);
 void atan2_impl(const Tensor& out, const Tensor& self, const Tensor& other);
 // NaN propagates.
 void maximum_impl(const Tensor& out, const Tensor& self, const Tensor& other);

@@ -36,51 +36,58 @@ void copy_bytes(char* dst, const char* src, int64_t bytes) {
   });
 }
 
-}  // namespace
-
-Tensor copy_(const Tensor& self, const Tensor& src_in, bool non_blocking) {
-  // Argument checks (src broadcasts to self, self is not an expanded view):
-  // a plain kernel is not preceded by its meta function in eager mode.
-  meta::copy_(self, src_in, non_blocking);
-  LZ_CHECK(self.is_cpu() && src_in.is_cpu(), NotImplementedError, "[copy_] copies between ",
-           src_in.device(), " and ", self.device(), " are not supported yet");
-  if (self.numel() == 0) return self;
-  Tensor src = src_in;
-  const Overlap overlap = overlap_kind(self, src);
-  if (overlap == Overlap::Full) {
-    self.unsafe_get_impl()->version_counter().bump();
-    return self;
-  }
-  if (overlap == Overlap::Partial) src = clone(src, MemoryFormat::Contiguous);
-  self.unsafe_get_impl()->prepare_write();
-
+// copy_'s element loop, for a self that src does not overlap. Kernels
+// copying into their own fresh result call it directly: the version
+// counter counts the caller's writes, not a kernel's steps.
+void copy_elements(const Tensor& self, const Tensor& src) {
+  if (self.numel() == 0) return;
   if (self.dtype() == src.dtype() && self.is_contiguous() && src.is_contiguous() &&
       self.sizes() == src.sizes()) {
     copy_bytes(static_cast<char*>(self.data_ptr()), static_cast<const char*>(src.data_ptr()),
                static_cast<int64_t>(self.nbytes()));
-  } else {
-    const TensorIterator iter(self, {src});
-    visit_dtype(self.dtype(), [&](auto to_tag) {
-      using To = typename decltype(to_tag)::type;
-      visit_dtype(src.dtype(), [&](auto from_tag) {
-        using From = typename decltype(from_tag)::type;
-        cpu_kernel<To, From>(iter, [](From v) { return convert_element<To>(v); });
-      });
+    return;
+  }
+  const TensorIterator iter(self, {src});
+  visit_dtype(self.dtype(), [&](auto to_tag) {
+    using To = typename decltype(to_tag)::type;
+    visit_dtype(src.dtype(), [&](auto from_tag) {
+      using From = typename decltype(from_tag)::type;
+      cpu_kernel<To, From>(iter, [](From v) { return convert_element<To>(v); });
     });
+  });
+}
+
+}  // namespace
+
+Tensor copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
+  // Argument checks (src broadcasts to self, self is not an expanded view):
+  // a plain kernel is not preceded by its meta function in eager mode.
+  meta::copy_(self, src, non_blocking);
+  LZ_CHECK(self.is_cpu() && src.is_cpu(), NotImplementedError, "[copy_] copies between ",
+           src.device(), " and ", self.device(), " are not supported yet");
+  const Overlap overlap = self.numel() == 0 ? Overlap::Full : overlap_kind(self, src);
+  if (overlap != Overlap::Full) {  // a full overlap copies onto itself
+    const Tensor from = overlap == Overlap::Partial ? clone(src, MemoryFormat::Contiguous) : src;
+    self.unsafe_get_impl()->prepare_write();
+    copy_elements(self, from);
   }
   self.unsafe_get_impl()->version_counter().bump();
   return self;
 }
 
-Tensor fill_(const Tensor& self, const Scalar& value) {
-  meta::fill_(self, value);
-  self.unsafe_get_impl()->prepare_write();
+void fill_values(const Tensor& self, const Scalar& value) {
   visit_dtype(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = value.to<T>();
     const TensorIterator iter(self, {});
     cpu_kernel<T>(iter, [v]() { return v; });
   });
+}
+
+Tensor fill_(const Tensor& self, const Scalar& value) {
+  meta::fill_(self, value);
+  self.unsafe_get_impl()->prepare_write();
+  fill_values(self, value);
   self.unsafe_get_impl()->version_counter().bump();
   return self;
 }
@@ -88,7 +95,8 @@ Tensor fill_(const Tensor& self, const Scalar& value) {
 Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format) {
   meta::clone(self, memory_format);
   Tensor out = empty_like_layout(self, self.dtype(), self.device(), memory_format);
-  return copy_(out, self, false);
+  copy_elements(out, self);
+  return out;
 }
 
 Tensor to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout>,
@@ -99,13 +107,15 @@ Tensor to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optiona
   Tensor out = empty_like_layout(self, m.dtype, m.device, memory_format);
   // A transfer is the other device's copy_, through the dispatcher.
   if (!out.is_cpu() || !self.is_cpu()) return out.copy_(self, non_blocking);
-  return copy_(out, self, non_blocking);
+  copy_elements(out, self);
+  return out;
 }
 
 Tensor contiguous_as(const Tensor& t, ScalarType dtype) {
   if (t.dtype() == dtype && t.is_contiguous()) return t;
   Tensor c = empty_tensor(t.sizes(), dtype, t.device());
-  return copy_(c, t, /*non_blocking=*/false);
+  copy_elements(c, t);
+  return c;
 }
 
 }  // namespace lz::cpu

@@ -11,6 +11,9 @@ namespace lz::cpu {
 // partially overlaps self is copied out first.
 Tensor copy_(const Tensor& self, const Tensor& src, bool non_blocking);
 Tensor fill_(const Tensor& self, const Scalar& value);
+// fill_'s loop alone, for kernels filling their own fresh result: the
+// version counter counts the caller's writes, not a kernel's steps.
+void fill_values(const Tensor& self, const Scalar& value);
 // t itself when it is contiguous and of `dtype`, else a contiguous copy
 // converted to `dtype` (for kernels that read dense rows).
 Tensor contiguous_as(const Tensor& t, ScalarType dtype);

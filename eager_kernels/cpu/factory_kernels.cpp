@@ -56,17 +56,17 @@ void empty_impl(const Tensor&, IntArrayRef, std::optional<ScalarType>, std::opti
 
 void zeros_impl(const Tensor& out, IntArrayRef, std::optional<ScalarType>, std::optional<Layout>,
                 std::optional<Device>, std::optional<bool>) {
-  fill_(out, 0);
+  fill_values(out, 0);
 }
 
 void ones_impl(const Tensor& out, IntArrayRef, std::optional<ScalarType>, std::optional<Layout>,
                std::optional<Device>, std::optional<bool>) {
-  fill_(out, 1);
+  fill_values(out, 1);
 }
 
 void full_impl(const Tensor& out, IntArrayRef, const Scalar& fill_value, std::optional<ScalarType>,
                std::optional<Layout>, std::optional<Device>, std::optional<bool>) {
-  fill_(out, fill_value);
+  fill_values(out, fill_value);
 }
 
 void arange_impl(const Tensor& out, const Scalar& start, const Scalar& end, const Scalar& step,
@@ -127,7 +127,7 @@ void linspace_impl(const Tensor& out, const Scalar& start, const Scalar& end, in
 
 void eye_m_impl(const Tensor& out, int64_t n, int64_t m, std::optional<ScalarType>,
                 std::optional<Layout>, std::optional<Device>, std::optional<bool>) {
-  fill_(out, 0);
+  fill_values(out, 0);
   const int64_t diag = std::min(n, m);
   if (diag == 0) return;
   visit_dtype(out.dtype(), [&](auto tag) {

@@ -14,6 +14,8 @@
 namespace lz::cpu {
 
 void cat_impl(const Tensor& out, TensorList tensors, int64_t dim);
+// Not structured: the result's size is known only after reading self.
+Tensor nonzero(const Tensor& self);
 void stack_impl(const Tensor& out, TensorList tensors, int64_t dim);
 
 // Index values out of range raise IndexError

@@ -113,6 +113,12 @@ TensorMeta remainder(const Tensor& self, const Tensor& other) {
   return m;
 }
 
+TensorMeta fmod(const Tensor& self, const Tensor& other) {
+  TensorMeta m = binary("fmod", self, other);
+  check_not_bool("fmod", m, self, other);
+  return m;
+}
+
 TensorMeta atan2(const Tensor& self, const Tensor& other) {
   TensorMeta m = binary("atan2", self, other);
   if (!is_floating_point(m.dtype)) m.dtype = default_float_dtype();

@@ -33,6 +33,7 @@ TensorMeta pow(const Tensor& self, const Tensor& exponent);
 // are an error, as in PyTorch (pow.Tensor_Tensor truncates 1 / x^|e|).
 TensorMeta pow_tensor_scalar(const Tensor& self, const Scalar& exponent);
 TensorMeta remainder(const Tensor& self, const Tensor& other);
+TensorMeta fmod(const Tensor& self, const Tensor& other);
 // Integral and bool results become the default float dtype.
 TensorMeta atan2(const Tensor& self, const Tensor& other);
 TensorMeta maximum(const Tensor& self, const Tensor& other);

@@ -27,6 +27,8 @@
 #include "core/scalar_type.h"
 #include "core/tensor.h"
 #include "core/tensor_accessor.h"
+#include "core/tensor_indexing.h"
 #include "core/tensor_options.h"
 #include "core/type_promotion.h"
+#include "core/warning.h"
 #include "lazy/api.h"

@@ -8,8 +8,11 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <lazuli/lazuli.h>
@@ -58,6 +61,11 @@ Results program(const Input& in) {
   r["min(a, b)"] = x.min(x.flip({1}));
   r["div floor"] = x.div(4, "floor");
   r["outer"] = torch::outer(in(torch::arange(3, torch::kFloat)), in(torch::arange(4, torch::kFloat)));
+  r["fmod"] = torch::fmod(x - 6, 4);
+  r["x.fmod(t)"] = (x - 6).fmod(in(torch::full({4}, -5.0)));
+  r["einsum ij,jk->ik"] = torch::einsum("ij,jk->ik", {x, in(torch::ones({4, 2}))});
+  r["einsum ii->i"] = torch::einsum("ii->i", {x.narrow(1, 0, 3)});
+  r["einsum ...i->..."] = torch::einsum("...i->...", {x});
   r["dot"] = in(torch::arange(4, torch::kFloat)).dot(in(torch::ones({4})));
   r["clamp"] = x.clamp(2, 9);
 
@@ -173,6 +181,11 @@ TEST_CASE("libtorch spelling: functions and methods give known values") {
   check_values(r, "div floor", {3, 4}, {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2});
   check_values(r, "outer", {3, 4}, {0, 0, 0, 0, 0, 1, 2, 3, 0, 2, 4, 6});
   check_values(r, "dot", {}, {6});
+  check_values(r, "fmod", {3, 4}, {-2, -1, -0.0, -3, -2, -1, 0, 1, 2, 3, 0, 1});
+  check_values(r, "x.fmod(t)", {3, 4}, {-1, -0.0, -4, -3, -2, -1, 0, 1, 2, 3, 4, 0});
+  check_values(r, "einsum ij,jk->ik", {3, 2}, {6, 6, 22, 22, 38, 38});
+  check_values(r, "einsum ii->i", {3}, {0, 5, 10});
+  check_values(r, "einsum ...i->...", {3}, {6, 22, 38});
   check_values(r, "clamp", {3, 4}, {2, 2, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9});
   check_values(r, "view_as", {4, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
   check_values(r, "reshape_as", {4, 3}, {0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11});
@@ -291,6 +304,14 @@ TEST_CASE("libtorch spelling: accessor reads and writes elements") {
   const torch::Tensor transposed = x.t();
   auto t = transposed.accessor<float, 2>();
   CHECK(t[2][1] == 5.0f);
+  // A copy outlives the accessor it was copied from.
+  std::optional<torch::TensorAccessor<float, 2>> copy;
+  {
+    const auto original = transposed.accessor<float, 2>();
+    copy.emplace(original);
+  }
+  CHECK((*copy)[2][1] == 5.0f);
+  CHECK(copy->size(0) == 3);
   // A lazy tensor's values are materialised.
   const torch::Tensor doubled = x.to_lazy() * 2;
   auto l = doubled.accessor<float, 2>();
@@ -309,6 +330,154 @@ TEST_CASE("libtorch spelling: bad arguments of the new methods are clear errors"
   CHECK_THROWS_WITH(f.uniform_(1, 0), "[uniform_] from, to: expected from <= to, got from=1 to=0");
   CHECK_THROWS_WITH(f.normal_(0, -1), "[normal_] std: expected std >= 0, got -1");
   CHECK_THROWS_WITH(f.bernoulli_(1.5), "[bernoulli_] p: expected a probability in [0, 1], got 1.5");
+}
+
+}  // namespace
+
+namespace {
+
+Results indexing_program(const Input& in) {
+  using namespace torch::indexing;
+  Results r;
+  const torch::Tensor x = in(torch::arange(24, torch::kFloat).reshape({2, 3, 4}));
+  r["x.index({1})"] = x.index({1});
+  r["x.index({Slice(), 0})"] = x.index({Slice(), 0});
+  r["x.index({\"...\", 1})"] = x.index({"...", 1});
+  r["x.index({Ellipsis, None, Slice(None, None, 2)})"] = x.index({Ellipsis, None, Slice(None, None, 2)});
+  r["x.index({0, Slice(1, None), -1})"] = x.index({0, Slice(1, None), -1});
+  r["x.index({Slice(), idx})"] = x.index({Slice(), in(torch::tensor({2, 0}))});
+  r["adjacent tensors"] = x.index({Slice(), in(torch::tensor({0, 2})), in(torch::tensor({1, 3}))});
+  r["separated tensors"] = x.index({in(torch::tensor({1, 0})), Slice(), in(torch::tensor({0, 3}))});
+  r["negative tensor index"] = x.index({Slice(), in(torch::tensor({-1}))});
+  const torch::Tensor mask = in(torch::tensor({true, false, true}));
+  r["x.index({Slice(), mask})"] = x.index({Slice(), mask});
+  r["x.index({x > 20})"] = x.index({x > 20});
+  r["masked_select"] = x.masked_select(x.select(2, 0).unsqueeze(2) > 10);
+  r["nonzero"] = torch::nonzero(x.select(2, 0) > 10);
+
+  torch::Tensor y = in(torch::zeros({3, 4}));
+  y.index_put_({Slice(), 1}, 5);
+  y.index_put_({in(torch::tensor({0, 2})), in(torch::tensor({3, 0}))}, in(torch::tensor({7.0, 8.0})));
+  y.index_put_({1}, torch::arange(4, torch::kFloat));
+  r["index_put_"] = y;
+  // Through a transposed view: the indexed dims do not flatten in place.
+  torch::Tensor t = in(torch::zeros({4, 3}));
+  t.t().index_put_({in(torch::tensor({0, 2})), in(torch::tensor({1, 3}))}, 2);
+  r["index_put_ transposed"] = t;
+  torch::Tensor z = in(torch::zeros({2, 3}));
+  z.index_fill_(1, in(torch::tensor({0, 2})), -1);
+  r["index_fill_"] = z;
+  torch::Tensor w = in(torch::arange(6, torch::kFloat).reshape({2, 3}));
+  w.index_put_({w > 2}, 0);
+  r["index_put_ mask"] = w;
+  return r;
+}
+
+TEST_CASE("libtorch spelling: index and index_put_ give known values eagerly and lazily") {
+  for (const Input& in : {Input(eager), Input(lazy)}) {
+    const Results r = indexing_program(in);
+    check_values(r, "x.index({1})", {3, 4}, {12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23});
+    check_values(r, "x.index({Slice(), 0})", {2, 4}, {0, 1, 2, 3, 12, 13, 14, 15});
+    check_values(r, "x.index({\"...\", 1})", {2, 3}, {1, 5, 9, 13, 17, 21});
+    check_values(r, "x.index({Ellipsis, None, Slice(None, None, 2)})", {2, 3, 1, 2},
+                 {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22});
+    check_values(r, "x.index({0, Slice(1, None), -1})", {2}, {7, 11});
+    check_values(r, "x.index({Slice(), idx})", {2, 2, 4}, {8, 9, 10, 11, 0, 1, 2, 3, 20, 21, 22, 23, 12, 13, 14, 15});
+    check_values(r, "adjacent tensors", {2, 2}, {1, 11, 13, 23});
+    check_values(r, "separated tensors", {2, 3}, {12, 16, 20, 3, 7, 11});
+    check_values(r, "negative tensor index", {2, 1, 4}, {8, 9, 10, 11, 20, 21, 22, 23});
+    check_values(r, "index_put_", {3, 4}, {0, 5, 0, 7, 0, 1, 2, 3, 8, 5, 0, 0});
+    check_values(r, "index_put_ transposed", {4, 3}, {0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2});
+    check_values(r, "index_fill_", {2, 3}, {-1, 0, -1, -1, 0, -1});
+    check_values(r, "x.index({Slice(), mask})", {2, 2, 4}, {0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23});
+    check_values(r, "x.index({x > 20})", {3}, {21, 22, 23});
+    check_values(r, "masked_select", {12}, {12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23});
+    check_values(r, "nonzero", {3, 2}, {1, 0, 1, 1, 1, 2});
+    check_values(r, "index_put_ mask", {2, 3}, {0, 1, 2, 0, 0, 0});
+  }
+}
+
+TEST_CASE("libtorch spelling: index differentiates like the views and gathers it is made of") {
+  using namespace torch::indexing;
+  torch::Tensor x = torch::arange(6, torch::kDouble).reshape({2, 3}).requires_grad_();
+  x.index({Slice(), torch::tensor({2, 2, 0})}).sum().backward();
+  check_values(Results{{"grad", x.grad()}}, "grad", {2, 3}, {1, 0, 2, 1, 0, 2});
+}
+
+TEST_CASE("libtorch spelling: bad indices are clear errors") {
+  using namespace torch::indexing;
+  const torch::Tensor x = torch::zeros({2, 3});
+  CHECK_THROWS_WITH(x.index({0, 0, 0}), "[index] indices: too many indices for a tensor of dimension 2 (got 3)");
+  CHECK_THROWS_WITH(x.index({"..", 0}), "[index] indices: expected \"...\" as a string index, got \"..\"");
+  CHECK_THROWS_WITH(x.index({"...", Ellipsis}), "[index] indices: an index can only have a single ellipsis ('...')");
+  CHECK_THROWS_AS(x.index({torch::tensor({5})}), torch::IndexError);
+  CHECK_THROWS_WITH(x.index({torch::tensor({true, false, true})}),
+                    "[index] indices: the shape of the mask [3] does not match the shape of the indexed tensor [2, 3] at dim 0");
+  CHECK_THROWS_AS(x.index({torch::tensor({0.5})}), torch::IndexError);
+  CHECK_THROWS_AS(x.index({Slice(), 3}), torch::IndexError);
+}
+
+}  // namespace
+
+namespace {
+
+// ---- Version counters and out= resizing ---------------------------------------------------
+
+TEST_CASE("libtorch spelling: version counters start at 0 and count in-place calls eagerly and lazily") {
+  using namespace torch::indexing;
+  for (const auto& [mode, in] : std::vector<std::pair<std::string, Input>>{{"eager", eager}, {"lazy", lazy}}) {
+    INFO(mode);
+    torch::Tensor x = in(torch::zeros({2, 3}));
+    CHECK(x._version() == 0);
+    x.add_(1);
+    CHECK(x._version() == 1);
+    x.mul_(2);
+    CHECK(x._version() == 2);
+    x[0] = 5;  // through a view: views share their base's counter
+    CHECK(x._version() == 3);
+    x.index_put_({Slice(), 1}, 0);
+    CHECK(x._version() == 4);
+    torch::add_out(x, x, x);
+    CHECK(x._version() == 5);
+    // Every fresh result starts at 0.
+    const torch::Tensor m = in(torch::arange(6, torch::kFloat).reshape({2, 3}));
+    for (const torch::Tensor& fresh :
+         {x + 1, x.clone(), x.t().contiguous(), x.to(torch::kDouble), torch::ones({2}), torch::full({2}, 3.0),
+          torch::arange(4), torch::eye(3), torch::randn({2}), torch::rand({2}), torch::tensor({1, 2}),
+          torch::zeros_like(m), m.index({m > 2}), m.index({Slice(), in(torch::tensor({0, 2}))})}) {
+      CHECK(fresh._version() == 0);
+    }
+  }
+}
+
+TEST_CASE("libtorch spelling: add_out resizes an out of the wrong size with a warning in both modes") {
+  std::vector<std::string> warnings;
+  const torch::WarningHandlerGuard capture([&](std::string_view m) { warnings.emplace_back(m); });
+  for (const Input& in : {Input(eager), Input(lazy)}) {
+    torch::Tensor out = in(torch::zeros({5}));
+    torch::add_out(out, in(torch::ones({2, 2})), in(torch::full({2, 2}, 2.0)));
+    check_values(Results{{"out", out}}, "out", {2, 2}, {3, 3, 3, 3});
+  }
+  REQUIRE(warnings.size() == 2);
+  CHECK(warnings[0] == warnings[1]);
+  CHECK(warnings[0] ==
+        "[add.out] out: an output with one or more elements was resized since it had shape [5], which does not "
+        "match the required output shape [2, 2] (resize it to zero elements first to silence this warning)");
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE("libtorch spelling: a mask index lazily syncs the mask once and falls back nowhere") {
+  const torch::Tensor x = torch::arange(6, torch::kFloat).reshape({2, 3}).to_lazy();
+  torch::lazy::reset_metrics();
+  const torch::Tensor picked = x.index({x > 2}) * 2;
+  const torch::lazy::LazyMetrics m = torch::lazy::metrics();
+  CHECK(torch::lazy::count_of(m.syncs, "data_dependent_shape") == 1);
+  CHECK(m.eager_fallbacks.empty());
+  CHECK(picked.is_lazy());
+  check_values(Results{{"picked", picked}}, "picked", {3}, {6, 8, 10});
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "core/cuda.h"
 #include "core/schema_parser.h"
+#include "core/warning.h"
 #include "tests/dispatcher/dispatch_test_util.h"
 
 using namespace lz;
@@ -112,10 +113,14 @@ TEST_CASE("a functional kernel gets generated in-place and out= wrappers", "[dis
     Tensor ints = tensor({1, 2});
     REQUIRE_THROWS_WITH(scale_.typed<Tensor(const Tensor&, const Scalar&)>().call(ints, 0.5),
                         Catch::Contains("[test::scale_]") && Catch::Contains("can't be cast"));
+    // A wrongly sized out is resized, with a warning naming the operator.
+    std::vector<std::string> warnings;
+    const WarningHandlerGuard capture([&](std::string_view m) { warnings.emplace_back(m); });
     Tensor wrong = zeros({3});
-    REQUIRE_THROWS_AS(
-        scale_out.typed<Tensor(const Tensor&, const Scalar&, const Tensor&)>().call(tensor({1.0}), 2, wrong),
-        ShapeError);
+    scale_out.typed<Tensor(const Tensor&, const Scalar&, const Tensor&)>().call(tensor({1.0}), 2, wrong);
+    CHECK(equal(wrong, tensor({2.0})));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::Contains("[test::scale") && Catch::Contains("was resized"));
   }
 }
 

@@ -440,6 +440,11 @@ TEST_CASE("max_out and min_out with two outputs", "[eager][reduction][out]") {
   lz::min_out(mv, mi, x, 0);
   CHECK_VALUES(mv, std::vector<double>{1, 2, 4});
   CHECK(ints(mi) == std::vector<int64_t>{0, 1, 0});
+  // A wrongly sized out is resized, with a warning (as libtorch).
+  std::vector<std::string> warnings;
+  const lz::WarningHandlerGuard capture([&](std::string_view m) { warnings.emplace_back(m); });
   Tensor wrong = lz::empty({5});
-  CHECK_THROWS_AS(lz::max_out(wrong, indices_out, x, 1), ShapeError);
+  lz::max_out(wrong, indices_out, x, 1);
+  CHECK_VALUES(wrong, std::vector<double>{9, 7});
+  CHECK(warnings.size() == 1);
 }

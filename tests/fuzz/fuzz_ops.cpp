@@ -357,6 +357,8 @@ std::vector<FuzzOp> build() {
        }, [](const Args& a, const Step& s) { return lz::pow(a[0], value_of(s)); }},
       {"remainder.scalar", One, Disc, false, 0, a_nonzero_value,
        [](const Args& a, const Step& s) { return lz::remainder(a[0], value_of(s)); }},
+      {"fmod.scalar", One, Disc, false, 0, a_nonzero_value,
+       [](const Args& a, const Step& s) { return lz::fmod(a[0], value_of(s)); }},
       {"clamp", One, Exact, false, 0, clamp_bounds, [](const Args& a, const Step& s) { return clamp_of(a[0], s, false); }},
       {"gt.scalar", One, Disc, false, 0, a_value, [](const Args& a, const Step& s) { return a[0].gt(value_of(s)); }},
       {"eq.scalar", One, Disc, false, 0, a_value, [](const Args& a, const Step& s) { return a[0].eq(value_of(s)); }},
@@ -404,6 +406,7 @@ std::vector<FuzzOp> build() {
        [](const Args& a, const Step& s) { return lz::floor_divide(a[0], value_of(s)); }},
       {"floor_divide", Two, Disc, false, 2, none, [](const Args& a, const Step&) { return lz::floor_divide(a[0], a[1]); }},
       {"remainder", Two, Disc, false, 2, none, [](const Args& a, const Step&) { return lz::remainder(a[0], a[1]); }},
+      {"fmod", Two, Disc, false, 2, none, [](const Args& a, const Step&) { return lz::fmod(a[0], a[1]); }},
       {"pow", Two, Rounded, false, 1, none, [](const Args& a, const Step&) { return lz::pow(a[0], a[1]); }},
       {"atan2", Two, Rounded, false, 0, none, [](const Args& a, const Step&) { return lz::atan2(a[0], a[1]); }},
       {"maximum", Two, Exact, false, 0, none, [](const Args& a, const Step&) { return lz::maximum(a[0], a[1]); }},
@@ -505,6 +508,16 @@ std::vector<FuzzOp> build() {
        }},
             {"dot", Two, Rounded, false, 0, two_vectors, [](const Args& a, const Step&) { return lz::dot(a[0], a[1]); }},
       {"outer", Two, Rounded, false, 0, two_vectors, [](const Args& a, const Step&) { return lz::outer(a[0], a[1]); }},
+      {"nonzero", One, Exact, false, 0, none, [](const Args& a, const Step&) { return a[0].nonzero(); }},
+      {"masked_select", One, Exact, false, 0, none,
+       [](const Args& a, const Step&) { return a[0].masked_select(a[0].ne(0)); }},
+      {"einsum.dot_last", Two, Rounded, false, 0, [](Rng&, const Args& a, Step&) {
+         return rank(a[0]) >= 1 && a[0].sizes() == a[1].sizes() && a[0].dtype() == a[1].dtype() &&
+                a[0].dtype() != lz::kBool;
+       }, [](const Args& a, const Step&) { return lz::einsum("...i,...i->...", {a[0], a[1]}); }},
+      {"einsum.sum_first", One, Rounded, false, 0, [](Rng&, const Args& a, Step&) {
+         return rank(a[0]) >= 1 && a[0].dtype() != lz::kBool;
+       }, [](const Args& a, const Step&) { return lz::einsum("i...->...", {a[0]}); }},
       {"layer_norm", One, Rounded, false, 0, [](Rng&, const Args& a, Step& s) {
          if (rank(a[0]) == 0) return false;
          s.ints = {a[0].size(-1)};

@@ -355,6 +355,28 @@ void add_arithmetic(std::vector<OpInfo>& t) {
                                 {lz::IValue(int64_t{7}), lz::IValue(-2.5)}, kNonzero));
   {
     OpInfo op = binary_entry(
+        "fmod", numeric_types(),
+        {[](const Tensor& a, const Tensor& b) { return lz::fmod(a, b); },
+         [](Tensor& a, const Tensor& b) -> Tensor& { return a.fmod_(b); },
+         [](Tensor& o, const Tensor& a, const Tensor& b) -> Tensor& { return lz::fmod_out(o, a, b); }},
+        [](double x, double y) { return std::fmod(x, y); }, same_dtype, Domain{}, kNonzero);
+    op.errors = [] {
+      std::vector<ErrorInput> e = broadcast_errors("fmod");
+      e.push_back(dtype_error("fmod", lz::kBool, lz::kBool, "[fmod] self: not implemented for bool"));
+      for (ScalarType it : integral_types()) e.push_back(zero_division_error(it));
+      return e;
+    };
+    t.push_back(std::move(op));
+  }
+  t.push_back(scalar_entry(
+      "fmod.Scalar", numeric_types(),
+      {[](const Tensor& a, const Scalar& s) { return lz::fmod(a, s); },
+       [](Tensor& a, const Scalar& s) { a.fmod_(s); },
+       [](Tensor& o, const Tensor& a, const Scalar& s) { lz::fmod_out(o, a, s); }},
+      [](double x, double y) { return std::fmod(x, y); }, same_dtype,
+      {lz::IValue(int64_t{3}), lz::IValue(int64_t{-5}), lz::IValue(-2.5)}));
+  {
+    OpInfo op = binary_entry(
         "atan2", all_types(),
         {[](const Tensor& a, const Tensor& b) { return lz::atan2(a, b); },
          [](Tensor& a, const Tensor& b) -> Tensor& { return a.atan2_(b); },

@@ -449,6 +449,97 @@ OpInfo index_add_entry() {
   return op;
 }
 
+// ---- nonzero / masked_select (data-dependent sizes) -------------------------------------
+
+// Values with zeros at every third position (and the rest in 1..5), so the
+// result's size depends on where the zeros fall.
+Tensor with_zeros(lz::IntArrayRef sizes, ScalarType t, int64_t shift = 0) {
+  std::vector<double> v;
+  for (int64_t i = 0; i < numel_of(sizes); ++i) v.push_back((i + shift) % 3 == 0 ? 0.0 : double((i + shift) % 5 + 1));
+  return make_tensor(v, sizes, t);
+}
+
+OpInfo nonzero_entry() {
+  OpInfo op;
+  op.name = "nonzero";
+  op.dtypes = all_types();
+  op.samples = [](ScalarType t) {
+    auto one_of = [](Tensor x, std::string what) { return SampleInput{{std::move(x)}, {}, std::move(what)}; };
+    return std::vector<SampleInput>{
+        one_of(make_tensor(std::vector<double>{2}, lz::IntArrayRef{}, t), "0-dim nonzero"),
+        one_of(make_tensor(std::vector<double>{0}, lz::IntArrayRef{}, t), "0-dim zero"),
+        one_of(with_zeros({7}, t), "[7]"),
+        one_of(with_zeros({3, 4}, t, 1), "[3, 4]"),
+        one_of(with_zeros({2, 3, 2}, t, 2), "[2, 3, 2]"),
+        one_of(with_zeros({4, 3}, t).t(), "[3, 4] transposed"),
+        one_of(with_zeros({3, 8}, t).slice(1, 0, std::nullopt, 2), "[3, 4] every other column"),
+        one_of(with_zeros({1, 4}, t, 1).expand({3, 4}), "[1, 4] expanded to [3, 4]"),
+        one_of(with_zeros({2, 0, 3}, t), "[2, 0, 3]"),
+        one_of(lz::zeros({5}, t), "all zero")};
+  };
+  op.op = [](const SampleInput& s) { return std::vector<Tensor>{s[0].nonzero()}; };
+  op.reference = [](const SampleInput& s) {
+    const Tensor& x = s[0];
+    const std::vector<double> v = values(x);
+    Expected e{{0, x.dim()}, lz::kInt64, {}};
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (v[i] == 0) continue;
+      ++e.sizes[0];
+      std::vector<double> coordinate(static_cast<size_t>(x.dim()));
+      int64_t rest = static_cast<int64_t>(i);
+      for (int64_t d = x.dim() - 1; d >= 0; --d) {
+        coordinate[static_cast<size_t>(d)] = static_cast<double>(rest % x.size(d));
+        rest /= x.size(d);
+      }
+      e.values.insert(e.values.end(), coordinate.begin(), coordinate.end());
+    }
+    return one(e);
+  };
+  return op;
+}
+
+OpInfo masked_select_entry() {
+  OpInfo op;
+  op.name = "masked_select";
+  op.dtypes = all_types();
+  op.samples = [](ScalarType t) {
+    auto mask = [](lz::IntArrayRef sizes, int64_t shift) { return with_zeros(sizes, lz::kBool, shift); };
+    auto two = [](Tensor x, Tensor m, std::string what) {
+      return SampleInput{{std::move(x), std::move(m)}, {}, std::move(what)};
+    };
+    return std::vector<SampleInput>{
+        two(sample_tensor({3, 4}, t, 1), mask({3, 4}, 0), "[3, 4] and mask [3, 4]"),
+        two(sample_tensor({3, 4}, t, 2), mask({4}, 1), "[3, 4] and mask [4] broadcast"),
+        two(sample_tensor({4}, t, 3), mask({3, 4}, 2), "[4] broadcast and mask [3, 4]"),
+        two(sample_tensor({4, 3}, t, 4).t(), mask({4, 3}, 1).t(), "transposed self and mask"),
+        two(sample_tensor({}, t, 5), mask({3}, 0), "0-dim self"),
+        two(sample_tensor({2, 3}, t, 6), lz::zeros({2, 3}, lz::kBool), "all false"),
+        two(sample_tensor({2, 0}, t, 7), mask({2, 0}, 0), "[2, 0]")};
+  };
+  op.op = [](const SampleInput& s) { return std::vector<Tensor>{s[0].masked_select(s[1])}; };
+  op.reference = [](const SampleInput& s) {
+    const lz::SizeVec sizes = broadcast_sizes({s[0].sizes(), s[1].sizes()});
+    const std::vector<double> x = broadcast_values(s[0], sizes), m = broadcast_values(s[1], sizes);
+    Expected e{{0}, s[0].dtype(), {}};
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (m[i] != 0) e.values.push_back(x[i]);
+    }
+    e.sizes[0] = static_cast<int64_t>(e.values.size());
+    return one(e);
+  };
+  op.errors = [] {
+    auto two = [](Tensor x, Tensor m, std::string what) {
+      return SampleInput{{std::move(x), std::move(m)}, {}, std::move(what)};
+    };
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(TypeError, two(lz::zeros({3}), lz::zeros({3}), "float mask"),
+                         "[masked_select] mask: expected a bool tensor, got float32"),
+        LZT_EXPECT_ERROR(ShapeError, two(lz::zeros({3}), lz::zeros({4}, lz::kBool), "[3] and [4]"),
+                         "[masked_select] self shape [3] and mask shape [4] are not broadcastable")};
+  };
+  return op;
+}
+
 void add_indexing_ops(std::vector<OpInfo>& t) {
   t.push_back(index_select_entry());
   t.push_back(gather_entry());
@@ -456,6 +547,8 @@ void add_indexing_ops(std::vector<OpInfo>& t) {
   t.push_back(scatter_entry(false));
   t.push_back(scatter_add_entry());
   t.push_back(index_add_entry());
+  t.push_back(nonzero_entry());
+  t.push_back(masked_select_entry());
 }
 
 }  // namespace lzt

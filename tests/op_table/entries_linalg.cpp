@@ -1,6 +1,9 @@
 // Table entries: matrix products (mm, bmm, matmul, addmm, linear). References
 // are straightforward float64/int64 triple loops over the inputs' values.
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 
 #include "tests/op_table/entry_builders.h"
 #include "tests/op_table/reference.h"
@@ -458,6 +461,148 @@ OpInfo vector_product_entry(bool is_dot) {
   return op;
 }
 
+// ---- einsum -----------------------------------------------------------------------
+
+// einsum written as the sum over every assignment of the labels: `letters`
+// is the equation with "..." spelled out as letters and the output explicit
+// ("bij,bjk->bik"); a dim of size 1 broadcasts.
+Expected einsum_reference(const std::string& letters, const std::vector<Tensor>& operands) {
+  const size_t arrow = letters.find("->");
+  std::vector<std::string> terms;
+  for (size_t start = 0;;) {
+    const size_t comma = letters.find(',', start);
+    const size_t end = std::min(comma, arrow);
+    terms.push_back(letters.substr(start, end - start));
+    if (comma == std::string::npos || comma > arrow) break;
+    start = comma + 1;
+  }
+  const std::string out = letters.substr(arrow + 2);
+  std::map<char, int64_t> size;
+  for (size_t k = 0; k < terms.size(); ++k) {
+    for (size_t d = 0; d < terms[k].size(); ++d) {
+      const int64_t here = operands[k].size(static_cast<int64_t>(d));
+      const auto [it, fresh] = size.try_emplace(terms[k][d], here);
+      if (!fresh && it->second == 1) it->second = here;
+    }
+  }
+  std::vector<char> labels;
+  for (const auto& [c, s] : size) labels.push_back(c);
+  std::vector<std::vector<double>> vals;
+  for (const Tensor& x : operands) vals.push_back(values(x));
+  const lz::ScalarType t = operands[0].dtype();
+  Expected e{{}, t, {}};
+  for (char c : out) e.sizes.push_back(size[c]);
+  std::vector<double> acc(static_cast<size_t>(numel_of_sizes(e.sizes)), 0.0);
+  std::map<char, int64_t> at;
+  for (char c : labels) at[c] = 0;
+  int64_t total = 1;
+  for (char c : labels) total *= size[c];
+  for (int64_t n = 0; n < total; ++n) {
+    int64_t rest = n;
+    for (size_t i = labels.size(); i-- > 0;) {
+      at[labels[i]] = rest % size[labels[i]];
+      rest /= size[labels[i]];
+    }
+    double product = 1;
+    for (size_t k = 0; k < terms.size(); ++k) {
+      const std::vector<int64_t> st = value_strides(operands[k].sizes());
+      int64_t offset = 0;
+      for (size_t d = 0; d < terms[k].size(); ++d) {
+        if (operands[k].size(static_cast<int64_t>(d)) != 1) offset += at[terms[k][d]] * st[d];
+      }
+      product *= vals[k][static_cast<size_t>(offset)];
+    }
+    int64_t o = 0;
+    for (char c : out) o = o * size[c] + at[c];
+    acc[static_cast<size_t>(o)] += product;
+  }
+  for (double v : acc) e.values.push_back(as_stored(t, v));
+  return e;
+}
+
+OpInfo einsum_entry() {
+  OpInfo op;
+  op.name = "einsum";
+  op.dtypes = matmul_types();
+  op.samples = [](lz::ScalarType t) {
+    struct Case {
+      std::string equation, letters;
+      std::vector<lz::SizeVec> shapes;
+    };
+    const std::vector<Case> cases{
+        {"ij,jk->ik", "ij,jk->ik", {{3, 4}, {4, 5}}},
+        {"ij,jk", "ij,jk->ik", {{2, 3}, {3, 2}}},
+        {"ii->i", "ii->i", {{4, 4}}},
+        {"ii", "ii->", {{3, 3}}},
+        {"ij->ji", "ij->ji", {{2, 3}}},
+        {"abc->ca", "abc->ca", {{2, 3, 4}}},
+        {"abc->", "abc->", {{2, 3, 4}}},
+        {"bij,bjk->bik", "bij,bjk->bik", {{2, 3, 4}, {2, 4, 5}}},
+        {"...ij,...jk->...ik", "bij,bjk->bik", {{2, 3, 4}, {1, 4, 5}}},
+        {"...ij->...ji", "abij->abji", {{2, 1, 3, 2}}},
+        {"i...->i", "ia->i", {{3, 4}}},
+        {"i,j->ij", "i,j->ij", {{3}, {4}}},
+        {"i,j", "i,j->ij", {{2}, {3}}},
+        {"i,i->", "i,i->", {{5}, {5}}},
+        {"i,i->i", "i,i->i", {{5}, {5}}},
+        {"ij,ij,ij->", "ij,ij,ij->", {{2, 3}, {2, 3}, {2, 3}}},
+        {"ij,jk,kl->il", "ij,jk,kl->il", {{2, 3}, {3, 4}, {4, 2}}},
+        {"iij,jk->ik", "iij,jk->ik", {{3, 3, 2}, {2, 4}}},
+        {"Ab,bA->A", "Ab,bA->A", {{3, 2}, {2, 3}}},
+        {"ij,jk->ik", "ij,jk->ik", {{0, 3}, {3, 2}}},
+        {"ij,jk->ik", "ij,jk->ik", {{2, 0}, {0, 3}}},
+        {",->", ",->", {{}, {}}},
+        {",i->i", ",i->i", {{}, {4}}},
+        {"i , j -> j i", "i,j->ji", {{2}, {3}}},
+    };
+    std::vector<SampleInput> out;
+    uint32_t seed = 300;
+    for (const Case& c : cases) {
+      SampleInput s{{}, {{"equation", lz::IValue(c.equation)}, {"letters", lz::IValue(c.letters)}}, c.equation};
+      for (const lz::SizeVec& shape : c.shapes) s.tensors.push_back(domain_tensor(shape, t, seed++, {}));
+      out.push_back(std::move(s));
+    }
+    // Non-contiguous operands: a transposed and an expanded one.
+    out.push_back(SampleInput{{domain_tensor({4, 3}, t, seed, {}).t(), domain_tensor({4, 1}, t, seed + 1, {}).expand({4, 5})},
+                              {{"equation", lz::IValue("ij,jk->ik")}, {"letters", lz::IValue("ij,jk->ik")}},
+                              "transposed @ expanded"});
+    return out;
+  };
+  op.op = [](const SampleInput& s) {
+    return std::vector<Tensor>{lz::einsum(s.arg("equation").to_string_view(), s.tensors)};
+  };
+  op.reference = [](const SampleInput& s) {
+    return std::vector<Expected>{einsum_reference(std::string(s.arg("letters").to_string_view()), s.tensors)};
+  };
+  op.tolerance = matmul_tolerance;
+  op.errors = [] {
+    auto call = [](std::string equation, std::vector<Tensor> tensors, std::string what) {
+      return SampleInput{std::move(tensors), {{"equation", lz::IValue(std::move(equation))}}, std::move(what)};
+    };
+    return std::vector<ErrorInput>{
+        LZT_EXPECT_ERROR(ValueError, call("ij,jk->ik", {lz::zeros({2, 3})}, "two terms, one tensor"),
+                         "[einsum] equation: \"ij,jk->ik\" has 2 operand terms for 1 tensors"),
+        LZT_EXPECT_ERROR(ValueError, call("ij->k", {lz::zeros({2, 3})}, "unknown output subscript"),
+                         "an output subscript appears in no operand"),
+        LZT_EXPECT_ERROR(ValueError, call("ij->ii", {lz::zeros({2, 3})}, "repeated output subscript"),
+                         "an output subscript appears twice"),
+        LZT_EXPECT_ERROR(ValueError, call("i1", {lz::zeros({2, 3})}, "a digit"), "subscripts are letters"),
+        LZT_EXPECT_ERROR(ValueError, call("i..j", {lz::zeros({2, 3})}, "two dots"), "one \"...\" per term"),
+        LZT_EXPECT_ERROR(ShapeError, call("ij", {lz::zeros({2, 3, 4})}, "3-D for two subscripts"),
+                         "[einsum] tensors[0]: the equation gives 2 subscripts for a tensor of dimension 3"),
+        LZT_EXPECT_ERROR(ShapeError, call("ij,jk->ik", {lz::zeros({2, 3}), lz::zeros({4, 5})}, "3 vs 4"),
+                         "covers dims of sizes 3 and 4, which do not broadcast"),
+        LZT_EXPECT_ERROR(ShapeError, call("ii->i", {lz::zeros({2, 3})}, "diagonal of [2, 3]"),
+                         "needs dims of one size, got [2, 3]"),
+        LZT_EXPECT_ERROR(TypeError, call("i,i->", {lz::zeros({3}), lz::zeros({3}, lz::kFloat64)}, "float32 and float64"),
+                         "[einsum] tensors[1]: expected float32 as tensors[0], got float64"),
+        LZT_EXPECT_ERROR(TypeError, call("i->", {lz::zeros({3}, lz::kBool)}, "bool"),
+                         "[einsum] tensors: bool tensors are not supported"),
+        LZT_EXPECT_ERROR(ValueError, call("", {}, "no operands"), "[einsum] tensors: expected at least one operand")};
+  };
+  return op;
+}
+
 }  // namespace
 
 void add_linalg_ops(std::vector<OpInfo>& t) {
@@ -468,6 +613,7 @@ void add_linalg_ops(std::vector<OpInfo>& t) {
   t.push_back(linear_entry());
   t.push_back(vector_product_entry(true));
   t.push_back(vector_product_entry(false));
+  t.push_back(einsum_entry());
 }
 
 }  // namespace lzt
