@@ -25,8 +25,8 @@ indexing::TensorIndex::TensorIndex(const char* text) : v_(EllipsisIndexType{}) {
 namespace {
 
 // A bool (or, as in libtorch, uint8) index tensor selects where it is true.
-bool is_mask(const Tensor& t) {
-  LZ_CHECK(t.defined(), ValueError, "[index] indices: an index tensor is undefined");
+bool is_mask(const Tensor& t, std::string_view op) {
+  LZ_CHECK(t.defined(), ValueError, "[", op, "] indices: an index tensor is undefined");
   return t.dtype() == ScalarType::Bool || t.dtype() == ScalarType::Byte;
 }
 
@@ -46,7 +46,7 @@ Tensor apply_basic(const Tensor& self, absl::Span<const TensorIndex> indices, st
   for (const TensorIndex& i : indices) {
     if (i.is_integer() || i.is_slice()) ++consumed;
     // A mask indexes as many dims as it has.
-    if (i.is_tensor()) consumed += is_mask(i.tensor()) ? i.tensor().dim() : 1;
+    if (i.is_tensor()) consumed += is_mask(i.tensor(), op) ? i.tensor().dim() : 1;
     if (i.is_ellipsis()) {
       LZ_CHECK(!ellipsis, IndexError, "[", op, "] indices: an index can only have a single ellipsis ('...')");
       ellipsis = true;
@@ -63,7 +63,7 @@ Tensor apply_basic(const Tensor& self, absl::Span<const TensorIndex> indices, st
       d += self.dim() - consumed;
     } else if (i.is_integer()) {
       out = out.select(d, i.integer());
-    } else if (i.is_boolean() || (i.is_tensor() && is_mask(i.tensor()) && i.tensor().dim() == 0)) {
+    } else if (i.is_boolean() || (i.is_tensor() && is_mask(i.tensor(), op) && i.tensor().dim() == 0)) {
       // x[True] adds a dim of size 1, x[False] one of size 0 (a 0-dim mask
       // is read as one bool).
       out = out.unsqueeze(d);
@@ -76,7 +76,7 @@ Tensor apply_basic(const Tensor& self, absl::Span<const TensorIndex> indices, st
       const Tensor& t = i.tensor();
       LZ_CHECK(!is_floating_point(t.dtype()), IndexError, "[", op,
                "] indices: tensors used as indices must be long, int, byte or bool tensors, got ", t.dtype());
-      if (!is_mask(t)) {
+      if (!is_mask(t, op)) {
         tensors->push_back({d++, t});
         continue;
       }
@@ -93,49 +93,6 @@ Tensor apply_basic(const Tensor& self, absl::Span<const TensorIndex> indices, st
     }
   }
   return out;
-}
-
-// The flat position of each indexed element among the indexed dims of x
-// (broadcast over the index tensors), every index wrapped and bounds-checked.
-struct Gather {
-  std::vector<int64_t> order;  // x's dims, the indexed ones first
-  SizeVec index_shape;         // the index tensors broadcast together
-  Tensor linear;               // [prod(index_shape)] positions in the flattened indexed dims
-  int64_t first_dim = 0;       // where the result's index dims go
-};
-
-Gather plan_gather(const Tensor& x, const std::vector<TensorIndexAt>& tensors, std::string_view op) {
-  Gather g;
-  g.index_shape = SizeVec(tensors[0].index.sizes().begin(), tensors[0].index.sizes().end());
-  for (size_t k = 1; k < tensors.size(); ++k) {
-    g.index_shape = broadcast_shapes(g.index_shape, tensors[k].index.sizes(), op, "indices", "indices");
-  }
-  bool adjacent = true;
-  for (size_t k = 1; k < tensors.size(); ++k) adjacent = adjacent && tensors[k].dim == tensors[k - 1].dim + 1;
-  g.first_dim = adjacent ? tensors[0].dim : 0;
-  std::vector<bool> indexed(static_cast<size_t>(x.dim()), false);
-  for (const TensorIndexAt& t : tensors) {
-    g.order.push_back(t.dim);
-    indexed[static_cast<size_t>(t.dim)] = true;
-  }
-  for (int64_t d = 0; d < x.dim(); ++d) {
-    if (!indexed[static_cast<size_t>(d)]) g.order.push_back(d);
-  }
-  int64_t stride = 1;
-  for (size_t k = tensors.size(); k-- > 0;) {
-    const int64_t size = x.size(tensors[k].dim);
-    Tensor i = tensors[k].index.to(ScalarType::Long);
-    i = where(i < 0, i + size, i);
-    // index_select of 0..size-1 checks every entry (an IndexError naming it)
-    // where the flat position alone could land on another element.
-    i = index_select(arange(size, TensorOptions(ScalarType::Long).device(i.device())), 0, i.reshape({-1}))
-            .view(i.sizes())
-            .expand(g.index_shape);
-    g.linear = g.linear.defined() ? g.linear + i * stride : i * stride;
-    stride *= size;
-  }
-  g.linear = g.linear.reshape({-1});
-  return g;
 }
 
 // x with the indexed dims first and flattened into one: [prod(sizes), rest...].
@@ -157,6 +114,58 @@ std::vector<int64_t> result_order(int64_t n_index_dims, int64_t n_rest, int64_t 
   return order;
 }
 
+// How index() gathers and index_put_() scatters: x's indexed dims moved
+// first and flattened, the flat position of each indexed element there
+// (broadcast over the index tensors, every index wrapped and bounds-checked),
+// and how the picked rows become NumPy's result.
+struct Gather {
+  Tensor moved;                        // x with the indexed dims first
+  SizeVec flat;                        // moved's sizes with the indexed dims as one
+  Tensor linear;                       // [prod(index_shape)] positions in that flattened dim
+  SizeVec picked_sizes;                // index_select's rows viewed as index_shape + the rest
+  std::vector<int64_t> result_order;   // picked_sizes' dims to NumPy's placement
+};
+
+Gather plan_gather(const Tensor& x, const std::vector<TensorIndexAt>& tensors, std::string_view op) {
+  SizeVec index_shape(tensors[0].index.sizes().begin(), tensors[0].index.sizes().end());
+  for (size_t k = 1; k < tensors.size(); ++k) {
+    index_shape = broadcast_shapes(index_shape, tensors[k].index.sizes(), op, "indices", "indices");
+  }
+  bool adjacent = true;
+  for (size_t k = 1; k < tensors.size(); ++k) adjacent = adjacent && tensors[k].dim == tensors[k - 1].dim + 1;
+  std::vector<int64_t> order;
+  std::vector<bool> indexed(static_cast<size_t>(x.dim()), false);
+  for (const TensorIndexAt& t : tensors) {
+    order.push_back(t.dim);
+    indexed[static_cast<size_t>(t.dim)] = true;
+  }
+  for (int64_t d = 0; d < x.dim(); ++d) {
+    if (!indexed[static_cast<size_t>(d)]) order.push_back(d);
+  }
+  Gather g;
+  int64_t stride = 1;
+  for (size_t k = tensors.size(); k-- > 0;) {
+    const int64_t size = x.size(tensors[k].dim);
+    Tensor i = tensors[k].index.to(ScalarType::Long);
+    i = where(i < 0, i + size, i);
+    // index_select of 0..size-1 checks every entry (an IndexError naming it)
+    // where the flat position alone could land on another element.
+    i = index_select(arange(size, TensorOptions(ScalarType::Long).device(i.device())), 0, i.reshape({-1}))
+            .view(i.sizes())
+            .expand(index_shape);
+    g.linear = g.linear.defined() ? g.linear + i * stride : i * stride;
+    stride *= size;
+  }
+  g.linear = g.linear.reshape({-1});
+  g.moved = x.permute(order);
+  g.flat = flat_sizes(g.moved, tensors.size());
+  g.picked_sizes = index_shape;
+  for (size_t d = 1; d < g.flat.size(); ++d) g.picked_sizes.push_back(g.flat[d]);
+  g.result_order = result_order(static_cast<int64_t>(index_shape.size()), static_cast<int64_t>(g.flat.size()) - 1,
+                                adjacent ? tensors[0].dim : 0);
+  return g;
+}
+
 }  // namespace
 
 Tensor Tensor::index(absl::Span<const TensorIndex> indices) const {
@@ -164,13 +173,7 @@ Tensor Tensor::index(absl::Span<const TensorIndex> indices) const {
   const Tensor x = apply_basic(*this, indices, &tensors, "index");
   if (tensors.empty()) return x;
   const Gather g = plan_gather(x, tensors, "index");
-  const Tensor moved = x.permute(g.order);
-  const SizeVec flat = flat_sizes(moved, tensors.size());
-  SizeVec out_sizes = g.index_shape;
-  for (size_t d = 1; d < flat.size(); ++d) out_sizes.push_back(flat[d]);
-  const Tensor picked = lz::index_select(moved.reshape(flat), 0, g.linear).view(out_sizes);
-  const int64_t n_index_dims = static_cast<int64_t>(g.index_shape.size());
-  return picked.permute(result_order(n_index_dims, static_cast<int64_t>(flat.size()) - 1, g.first_dim));
+  return lz::index_select(g.moved.reshape(g.flat), 0, g.linear).view(g.picked_sizes).permute(g.result_order);
 }
 
 Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
@@ -184,34 +187,27 @@ Tensor& Tensor::index_put_(absl::Span<const TensorIndex> indices, const Tensor& 
     x.copy_(values);
     return *this;
   }
-  const Gather g = plan_gather(x, tensors, "index_put_");
-  Tensor moved = x.permute(g.order);
-  const SizeVec flat = flat_sizes(moved, tensors.size());
+  Gather g = plan_gather(x, tensors, "index_put_");
   // values broadcast to what index() would return, then laid out as the rows
   // index_select would pick: [number of indexed elements, rest...].
-  const int64_t n_index_dims = static_cast<int64_t>(g.index_shape.size());
-  const int64_t n_rest = static_cast<int64_t>(flat.size()) - 1;
-  const std::vector<int64_t> order = result_order(n_index_dims, n_rest, g.first_dim);
-  SizeVec picked_sizes = g.index_shape;
-  for (size_t d = 1; d < flat.size(); ++d) picked_sizes.push_back(flat[d]);
   SizeVec result_sizes;
-  for (int64_t d : order) result_sizes.push_back(picked_sizes[static_cast<size_t>(d)]);
-  std::vector<int64_t> inverse(order.size());
-  for (size_t k = 0; k < order.size(); ++k) inverse[static_cast<size_t>(order[k])] = static_cast<int64_t>(k);
-  SizeVec rows_sizes{g.linear.numel()};
-  for (size_t d = 1; d < flat.size(); ++d) rows_sizes.push_back(flat[d]);
+  for (int64_t d : g.result_order) result_sizes.push_back(g.picked_sizes[static_cast<size_t>(d)]);
+  std::vector<int64_t> inverse(g.result_order.size());
+  for (size_t k = 0; k < inverse.size(); ++k) inverse[static_cast<size_t>(g.result_order[k])] = static_cast<int64_t>(k);
+  SizeVec rows_sizes = g.flat;
+  rows_sizes[0] = g.linear.numel();
   const Tensor rows = values.to(dtype()).expand(result_sizes).permute(inverse).reshape(rows_sizes);
   // scatter_ along the flattened dim: each row's index repeated over the rest.
   SizeVec index_view(rows_sizes.size(), 1);
   index_view[0] = g.linear.numel();
   const Tensor where_to = g.linear.view(index_view).expand(rows_sizes);
-  if (compute_view_strides(moved.sizes(), moved.strides(), flat)) {
-    moved.view(flat).scatter_(0, where_to, rows);
+  if (compute_view_strides(g.moved.sizes(), g.moved.strides(), g.flat)) {
+    g.moved.view(g.flat).scatter_(0, where_to, rows);
   } else {
     // The indexed dims do not flatten in place: write a contiguous copy back.
-    Tensor copy = moved.contiguous().view(flat);
+    Tensor copy = g.moved.contiguous().view(g.flat);
     copy.scatter_(0, where_to, rows);
-    moved.copy_(copy.view(moved.sizes()));
+    g.moved.copy_(copy.view(g.moved.sizes()));
   }
   return *this;
 }
