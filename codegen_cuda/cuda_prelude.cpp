@@ -25,6 +25,8 @@ LZ_D lz_i64 lz_add_i(lz_i64 a, lz_i64 b) { return (lz_i64)((lz_u64)a + (lz_u64)b
 LZ_D lz_i64 lz_sub_i(lz_i64 a, lz_i64 b) { return (lz_i64)((lz_u64)a - (lz_u64)b); }
 LZ_D lz_i64 lz_mul_i(lz_i64 a, lz_i64 b) { return (lz_i64)((lz_u64)a * (lz_u64)b); }
 LZ_D lz_i64 lz_wrap_u8(lz_i64 x) { return (lz_i64)(unsigned char)(lz_u64)x; }
+LZ_D lz_i64 lz_wrap_i8(lz_i64 x) { return (lz_i64)(signed char)(unsigned char)(lz_u64)x; }
+LZ_D lz_i64 lz_wrap_i16(lz_i64 x) { return (lz_i64)(short)(unsigned short)(lz_u64)x; }
 LZ_D lz_i64 lz_wrap_i32(lz_i64 x) { return (lz_i64)(int)(unsigned)(lz_u64)x; }
 // Division by zero is 0 in the kernel IR; b == -1 negates (no INT64_MIN trap).
 LZ_D lz_i64 lz_div_trunc_i(lz_i64 a, lz_i64 b) {

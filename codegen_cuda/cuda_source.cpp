@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -35,6 +36,8 @@ const char* compute_type(ScalarType t) {
 const char* storage_type(ScalarType t) {
   switch (t) {
     case ScalarType::Bool: case ScalarType::Byte: return "unsigned char";
+    case ScalarType::Char: return "signed char";
+    case ScalarType::Short: return "short";
     case ScalarType::Int: return "int";
     case ScalarType::Long: return "lz_i64";
     case ScalarType::Half: case ScalarType::BFloat16: return "unsigned short";
@@ -45,9 +48,17 @@ const char* storage_type(ScalarType t) {
   LZ_FAIL(NotImplementedError, "[codegen_cuda] dtype ", to_string(t), " has no CUDA storage type");
 }
 
+// An lz_i64 literal (INT64_MIN has none of its own in C).
+std::string int_literal(int64_t v) {
+  if (v == std::numeric_limits<int64_t>::min()) return "(-9223372036854775807LL - 1)";
+  return "(lz_i64)" + std::to_string(v) + "LL";
+}
+
 std::string wrap_int(const std::string& x, ScalarType t) {
   switch (t) {
     case ScalarType::Byte: return "lz_wrap_u8(" + x + ")";
+    case ScalarType::Char: return "lz_wrap_i8(" + x + ")";
+    case ScalarType::Short: return "lz_wrap_i16(" + x + ")";
     case ScalarType::Int: return "lz_wrap_i32(" + x + ")";
     case ScalarType::Bool: return "(" + x + " != 0)";
     default: return x;
@@ -398,7 +409,8 @@ class Generator {
       case ScalarType::Half: x = "lz_half_to_float(" + v + ")"; return convert(x, ScalarType::Float, t);
       case ScalarType::BFloat16: x = "lz_bf16_to_float(" + v + ")"; return convert(x, ScalarType::Float, t);
       case ScalarType::Bool: return convert("(" + v + " != 0)", ScalarType::Bool, t);
-      case ScalarType::Byte: case ScalarType::Int: return convert("((lz_i64)" + v + ")", ScalarType::Long, t);
+      case ScalarType::Byte: case ScalarType::Char: case ScalarType::Short: case ScalarType::Int:
+        return convert("((lz_i64)" + v + ")", ScalarType::Long, t);
       default: return convert(v, bt, t);
     }
   }
@@ -585,13 +597,8 @@ class Generator {
     }
     switch (red.op) {
       case ir::ReduceOp::Prod: case ir::ReduceOp::All: return "(lz_i64)1";
-      case ir::ReduceOp::Max:
-        return red.dtype == ScalarType::Int ? "(lz_i64)(-2147483647LL - 1)"
-               : red.dtype == ScalarType::Long ? "(-9223372036854775807LL - 1)" : "(lz_i64)0";
-      case ir::ReduceOp::Min:
-        return red.dtype == ScalarType::Int ? "(lz_i64)2147483647LL"
-               : red.dtype == ScalarType::Long ? "(lz_i64)9223372036854775807LL"
-               : red.dtype == ScalarType::Byte ? "(lz_i64)255" : "(lz_i64)1";
+      case ir::ReduceOp::Max: return int_literal(integral_range(red.dtype).min);
+      case ir::ReduceOp::Min: return int_literal(integral_range(red.dtype).max);
       default: return "(lz_i64)0";
     }
   }

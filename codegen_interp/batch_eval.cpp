@@ -160,6 +160,10 @@ void load_col(char* data, ScalarType bt, const PointSet& ps, uint32_t a, double*
       return gather(reinterpret_cast<const bool*>(data), ps, a, fi, [](bool x) -> int64_t { return x ? 1 : 0; });
     case ScalarType::Byte:
       return gather(reinterpret_cast<const uint8_t*>(data), ps, a, fi, [](uint8_t x) -> int64_t { return x; });
+    case ScalarType::Char:
+      return gather(reinterpret_cast<const int8_t*>(data), ps, a, fi, [](int8_t x) -> int64_t { return x; });
+    case ScalarType::Short:
+      return gather(reinterpret_cast<const int16_t*>(data), ps, a, fi, [](int16_t x) -> int64_t { return x; });
     case ScalarType::Int:
       return gather(reinterpret_cast<const int32_t*>(data), ps, a, fi, [](int32_t x) -> int64_t { return x; });
     case ScalarType::Long:
@@ -348,6 +352,10 @@ void store_col(const ExprPlan& e, const PointSet& ps, uint32_t a, char* data, Sc
       return scatter(reinterpret_cast<bool*>(data), ps, a, fi, [](int64_t v) { return v != 0; });
     case ScalarType::Byte:
       return scatter(reinterpret_cast<uint8_t*>(data), ps, a, fi, [](int64_t v) { return static_cast<uint8_t>(v); });
+    case ScalarType::Char:
+      return scatter(reinterpret_cast<int8_t*>(data), ps, a, fi, [](int64_t v) { return static_cast<int8_t>(v); });
+    case ScalarType::Short:
+      return scatter(reinterpret_cast<int16_t*>(data), ps, a, fi, [](int64_t v) { return static_cast<int16_t>(v); });
     case ScalarType::Int:
       return scatter(reinterpret_cast<int32_t*>(data), ps, a, fi, [](int64_t v) { return static_cast<int32_t>(v); });
     case ScalarType::Long: return scatter(reinterpret_cast<int64_t*>(data), ps, a, fi, [](int64_t v) { return v; });

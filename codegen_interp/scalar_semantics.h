@@ -35,7 +35,7 @@ inline bool is_float(ScalarType t) { return is_floating_point(t); }
 // The rounding of a floating dtype and the wrap of an integral one, decided
 // once per expression so loops do not look at the dtype.
 enum class Round : uint8_t { None, F32, F16, BF16 };
-enum class Wrap : uint8_t { None, Bool, Byte, Int };
+enum class Wrap : uint8_t { None, Bool, Byte, Char, Short, Int };
 
 inline Round round_kind(ScalarType t) {
   switch (t) {
@@ -50,6 +50,8 @@ inline Wrap wrap_kind(ScalarType t) {
   switch (t) {
     case ScalarType::Bool: return Wrap::Bool;
     case ScalarType::Byte: return Wrap::Byte;
+    case ScalarType::Char: return Wrap::Char;
+    case ScalarType::Short: return Wrap::Short;
     case ScalarType::Int: return Wrap::Int;
     default: return Wrap::None;
   }
@@ -73,6 +75,8 @@ inline int64_t wrap_as(int64_t x, Wrap w) {
   switch (w) {
     case Wrap::Bool: return x != 0 ? 1 : 0;
     case Wrap::Byte: return static_cast<uint8_t>(static_cast<uint64_t>(x));
+    case Wrap::Char: return static_cast<int8_t>(static_cast<uint8_t>(static_cast<uint64_t>(x)));
+    case Wrap::Short: return static_cast<int16_t>(static_cast<uint16_t>(static_cast<uint64_t>(x)));
     case Wrap::Int: return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(x)));
     default: return x;
   }
@@ -243,11 +247,10 @@ inline Value identity(ReduceOp op, ScalarType t) {
     case ReduceOp::Prod: case ReduceOp::All: return fp ? of_double(1) : of_int(1);
     case ReduceOp::Max:
       if (fp) return of_double(-std::numeric_limits<double>::infinity());
-      return of_int(t == ScalarType::Int ? INT32_MIN : t == ScalarType::Long ? INT64_MIN : 0);
+      return of_int(integral_range(t).min);
     case ReduceOp::Min:
       if (fp) return of_double(std::numeric_limits<double>::infinity());
-      return of_int(t == ScalarType::Int ? INT32_MAX : t == ScalarType::Long ? INT64_MAX
-                    : t == ScalarType::Byte ? 255 : 1);
+      return of_int(integral_range(t).max);
   }
   return Value{};
 }

@@ -23,7 +23,8 @@ std::string op_name(ScalarOp op) { return std::string(ir::to_string(op)); }
 llvm::Type* compute_type(llvm::LLVMContext& c, ScalarType t) {
   switch (t) {
     case ScalarType::Bool: return llvm::Type::getInt1Ty(c);
-    case ScalarType::Byte: return llvm::Type::getInt8Ty(c);
+    case ScalarType::Byte: case ScalarType::Char: return llvm::Type::getInt8Ty(c);
+    case ScalarType::Short: return llvm::Type::getInt16Ty(c);
     case ScalarType::Int: return llvm::Type::getInt32Ty(c);
     case ScalarType::Long: return llvm::Type::getInt64Ty(c);
     case ScalarType::Half: case ScalarType::BFloat16: case ScalarType::Float: return llvm::Type::getFloatTy(c);

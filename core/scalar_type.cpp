@@ -1,5 +1,7 @@
 #include "core/scalar_type.h"
 
+#include <limits>
+
 #include "core/error.h"
 
 namespace lz {
@@ -47,8 +49,26 @@ bool is_floating_point(ScalarType t) {
 }
 
 bool is_integral(ScalarType t, bool include_bool) {
-  return t == ScalarType::Byte || t == ScalarType::Int || t == ScalarType::Long ||
+  return t == ScalarType::Byte || t == ScalarType::Char || t == ScalarType::Short || t == ScalarType::Int ||
+         t == ScalarType::Long ||
          (include_bool && t == ScalarType::Bool);
+}
+
+IntegralRange integral_range(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return {0, 1};
+#define LZ_RANGE_CASE(cpp, name)        \
+  case ScalarType::name:                \
+    return {std::numeric_limits<cpp>::min(), static_cast<int64_t>(std::numeric_limits<cpp>::max())};
+      LZ_RANGE_CASE(uint8_t, Byte)
+      LZ_RANGE_CASE(int8_t, Char)
+      LZ_RANGE_CASE(int16_t, Short)
+      LZ_RANGE_CASE(int32_t, Int)
+      LZ_RANGE_CASE(int64_t, Long)
+#undef LZ_RANGE_CASE
+    default: break;
+  }
+  LZ_FAIL(ValueError, "integral_range: ", t, " is not an integral dtype");
 }
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
@@ -64,8 +84,12 @@ ScalarType promote_types(ScalarType a, ScalarType b) {
       return ScalarType::Float;
     }
   }
-  // Integral: uint8 < int32 < int64 (no signed type narrower than uint8 exists
-  // here, so the wider type always holds both ranges). Floating: f16/bf16 < f32 < f64.
+  // uint8 and int8: neither holds the other's range; int16 holds both.
+  if ((a == ScalarType::Byte && b == ScalarType::Char) || (a == ScalarType::Char && b == ScalarType::Byte)) {
+    return ScalarType::Short;
+  }
+  // Otherwise the wider type holds both ranges: uint8 < int8 < int16 < int32
+  // < int64 and f16/bf16 < f32 < f64 in enum order.
   return static_cast<int>(a) > static_cast<int>(b) ? a : b;
 }
 

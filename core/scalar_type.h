@@ -13,6 +13,8 @@ namespace lz {
 #define LZ_FORALL_SCALAR_TYPES(_) \
   _(bool, Bool, bool)             \
   _(uint8_t, Byte, uint8)         \
+  _(int8_t, Char, int8)           \
+  _(int16_t, Short, int16)        \
   _(int32_t, Int, int32)          \
   _(int64_t, Long, int64)         \
   _(::lz::Half, Half, float16)    \
@@ -34,6 +36,10 @@ inline constexpr int kNumScalarTypes = static_cast<int>(ScalarType::Undefined);
 inline constexpr ScalarType kBool = ScalarType::Bool;
 inline constexpr ScalarType kUInt8 = ScalarType::Byte;
 inline constexpr ScalarType kByte = ScalarType::Byte;
+inline constexpr ScalarType kInt8 = ScalarType::Char;
+inline constexpr ScalarType kChar = ScalarType::Char;
+inline constexpr ScalarType kInt16 = ScalarType::Short;
+inline constexpr ScalarType kShort = ScalarType::Short;
 inline constexpr ScalarType kInt32 = ScalarType::Int;
 inline constexpr ScalarType kInt = ScalarType::Int;
 inline constexpr ScalarType kInt64 = ScalarType::Long;
@@ -67,6 +73,12 @@ inline size_t element_size(ScalarType t) {
 bool is_floating_point(ScalarType t);
 // Integral types; bool counts only when include_bool is set (as in c10::isIntegralType).
 bool is_integral(ScalarType t, bool include_bool);
+
+// The values an integral dtype holds (bool: 0 and 1); ValueError for floats.
+struct IntegralRange {
+  int64_t min, max;
+};
+IntegralRange integral_range(ScalarType t);
 
 // The smallest type both a and b convert to without losing range or category
 // (torch.promote_types). Bool < integral < floating.

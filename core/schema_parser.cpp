@@ -335,7 +335,7 @@ class SchemaParser {
       }
       static const std::pair<std::string_view, ScalarType> kAliases[] = {
           {"long", kLong}, {"int", kInt}, {"float", kFloat}, {"double", kDouble},
-          {"half", kHalf}, {"uint8", kByte}};
+          {"half", kHalf}, {"uint8", kByte}, {"char", kChar}, {"short", kShort}};
       for (const auto& [alias, t] : kAliases) {
         if (alias == word) return IValue(t);
       }

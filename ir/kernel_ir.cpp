@@ -58,13 +58,9 @@ bool is_logical(ScalarOp op) {
 
 // The range an integral constant of dtype t must lie in.
 bool constant_fits(int64_t v, ScalarType t) {
-  switch (t) {
-    case ScalarType::Bool: return v == 0 || v == 1;
-    case ScalarType::Byte: return v >= 0 && v <= 255;
-    case ScalarType::Int:
-      return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
-    default: return true;
-  }
+  if (!is_integral(t, /*include_bool=*/true)) return true;
+  const IntegralRange r = integral_range(t);
+  return v >= r.min && v <= r.max;
 }
 
 class KernelVerifier {
@@ -441,11 +437,11 @@ std::string identity_text(ReduceOp op, ScalarType t) {
     case ReduceOp::Max:
       if (fp) return "-inf";
       if (b) return "false";
-      return t == ScalarType::Byte ? "0" : t == ScalarType::Int ? "-2147483648" : "-9223372036854775808";
+      return std::to_string(integral_range(t).min);
     case ReduceOp::Min:
       if (fp) return "inf";
       if (b) return "true";
-      return t == ScalarType::Byte ? "255" : t == ScalarType::Int ? "2147483647" : "9223372036854775807";
+      return std::to_string(integral_range(t).max);
   }
   return "?";
 }

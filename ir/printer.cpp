@@ -11,9 +11,9 @@ namespace lz::ir {
 namespace {
 
 // Indexed by ScalarType; one name per dtype, never an alias.
-constexpr std::string_view kDtypeNames[] = {"b8", "u8", "i32", "i64", "f16", "bf16", "f32", "f64"};
+constexpr std::string_view kDtypeNames[] = {"b8", "u8", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"};
 static_assert(std::size(kDtypeNames) == kNumScalarTypes, "a dtype without a short name");
-static_assert(static_cast<int>(ScalarType::Float) == 6 && static_cast<int>(ScalarType::Bool) == 0,
+static_assert(static_cast<int>(ScalarType::Float) == 8 && static_cast<int>(ScalarType::Bool) == 0,
               "kDtypeNames follows LZ_FORALL_SCALAR_TYPES");
 
 void print_double(std::string& out, double d) {

@@ -88,7 +88,9 @@ ValueId fold_scalar_arith(const GraphRewriter& rw, const ir::Node& n) {
 bool represents_all(ScalarType wide, ScalarType narrow) {
   if (wide == narrow || narrow == kBool) return true;
   switch (narrow) {
-    case kByte: return wide != kBool;  // 0..255 fit in every wider type, f16 and bf16 too
+    case kByte: return wide != kBool && wide != kChar;  // 0..255 fit in every other type, f16 and bf16 too
+    case kChar: return wide != kBool && wide != kByte;  // -128..127 likewise
+    case kShort: return wide == kInt || wide == kLong || wide == kFloat || wide == kDouble;
     case kInt: return wide == kLong || wide == kDouble;
     case kHalf:
     case kBFloat16: return wide == kFloat || wide == kDouble;

@@ -66,6 +66,8 @@ void sum_like(const Tensor& out, const Tensor& self, const Mask& mask, bool keep
     switch (id) {
       case kBool: return run_sum_like<Op, kMean, bool, int64_t, int64_t>(out, self, mask, keepdim);
       case kUInt8: return run_sum_like<Op, kMean, uint8_t, int64_t, int64_t>(out, self, mask, keepdim);
+      case kInt8: return run_sum_like<Op, kMean, int8_t, int64_t, int64_t>(out, self, mask, keepdim);
+      case kInt16: return run_sum_like<Op, kMean, int16_t, int64_t, int64_t>(out, self, mask, keepdim);
       case kInt32: return run_sum_like<Op, kMean, int32_t, int64_t, int64_t>(out, self, mask, keepdim);
       default: break;
     }

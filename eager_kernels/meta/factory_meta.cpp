@@ -112,10 +112,11 @@ TensorMeta randint(int64_t low, int64_t high, IntArrayRef size, std::optional<Ge
   LZ_CHECK(low < high, ValueError, "[randint] low, high: expected low < high, got low=", low, " high=", high);
   // The integers the dtype holds exactly: its range, or +-2^digits for floats.
   const auto [lowest, highest] = [&]() -> std::pair<int64_t, int64_t> {
+    if (is_integral(t, /*include_bool=*/true)) {
+      const IntegralRange r = integral_range(t);
+      return {r.min, r.max};
+    }
     switch (t) {
-      case kBool: return {0, 1};
-      case kByte: return {0, 255};
-      case kInt: return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
       case kHalf: return {-(int64_t{1} << 11), int64_t{1} << 11};
       case kBFloat16: return {-(int64_t{1} << 8), int64_t{1} << 8};
       case kFloat: return {-(int64_t{1} << 24), int64_t{1} << 24};

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -11,9 +12,10 @@ using namespace lz;
 
 namespace {
 
-constexpr ScalarType kAll[] = {kBool, kUInt8, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64};
+constexpr ScalarType kAll[] = {kBool,  kUInt8,   kInt8,     kInt16,   kInt32,
+                               kInt64, kFloat16, kBFloat16, kFloat32, kFloat64};
 
-// torch.promote_types for every unordered pair of the 8 dtypes, written out
+// torch.promote_types for every unordered pair of the 10 dtypes, written out
 // from PyTorch's table (c10/core/ScalarType.cpp, _promoteTypesLookup).
 ScalarType expected_promotion(ScalarType a, ScalarType b) {
   using P = std::pair<ScalarType, ScalarType>;
@@ -36,6 +38,16 @@ ScalarType expected_promotion(ScalarType a, ScalarType b) {
       {{kBFloat16, kBFloat16}, kBFloat16}, {{kBFloat16, kFloat32}, kFloat32},
       {{kBFloat16, kFloat64}, kFloat64}, {{kFloat32, kFloat32}, kFloat32},
       {{kFloat32, kFloat64}, kFloat64},  {{kFloat64, kFloat64}, kFloat64},
+      {{kBool, kInt8}, kInt8},           {{kBool, kInt16}, kInt16},
+      {{kUInt8, kInt8}, kInt16},         {{kUInt8, kInt16}, kInt16},
+      {{kInt8, kInt8}, kInt8},           {{kInt8, kInt16}, kInt16},
+      {{kInt8, kInt32}, kInt32},         {{kInt8, kInt64}, kInt64},
+      {{kInt8, kFloat16}, kFloat16},     {{kInt8, kBFloat16}, kBFloat16},
+      {{kInt8, kFloat32}, kFloat32},     {{kInt8, kFloat64}, kFloat64},
+      {{kInt16, kInt16}, kInt16},        {{kInt16, kInt32}, kInt32},
+      {{kInt16, kInt64}, kInt64},        {{kInt16, kFloat16}, kFloat16},
+      {{kInt16, kBFloat16}, kBFloat16},  {{kInt16, kFloat32}, kFloat32},
+      {{kInt16, kFloat64}, kFloat64},
   };
   auto it = kTable.find({a, b});
   if (it == kTable.end()) it = kTable.find({b, a});
@@ -114,6 +126,7 @@ TEST_CASE("element_size, names and categories of every dtype", "[core]") {
   };
   const Row rows[] = {
       {kBool, 1, "bool", false, false},         {kUInt8, 1, "uint8", false, true},
+      {kInt8, 1, "int8", false, true},          {kInt16, 2, "int16", false, true},
       {kInt32, 4, "int32", false, true},        {kInt64, 8, "int64", false, true},
       {kFloat16, 2, "float16", true, false},    {kBFloat16, 2, "bfloat16", true, false},
       {kFloat32, 4, "float32", true, false},    {kFloat64, 8, "float64", true, false},
@@ -134,21 +147,35 @@ TEST_CASE("element_size, names and categories of every dtype", "[core]") {
   CHECK_FALSE(is_floating_point(ScalarType::Undefined));
 }
 
+TEST_CASE("integral_range gives each integral dtype's values", "[core]") {
+  CHECK(integral_range(kBool).min == 0);
+  CHECK(integral_range(kBool).max == 1);
+  CHECK(integral_range(kUInt8).max == 255);
+  CHECK(integral_range(kInt8).min == -128);
+  CHECK(integral_range(kInt16).max == 32767);
+  CHECK(integral_range(kInt64).min == std::numeric_limits<int64_t>::min());
+  CHECK_THROWS_WITH(integral_range(kFloat32), "integral_range: float32 is not an integral dtype");
+}
+
 TEST_CASE("libtorch constant spellings and C++ type mapping agree", "[core]") {
   CHECK(kByte == kUInt8);
   CHECK(kInt == kInt32);
+  CHECK(kChar == kInt8);
+  CHECK(kShort == kInt16);
   CHECK(kLong == kInt64);
   CHECK(kHalf == kFloat16);
   CHECK(kFloat == kFloat32);
   CHECK(kDouble == kFloat64);
   STATIC_REQUIRE(scalar_type_of<bool> == kBool);
   STATIC_REQUIRE(scalar_type_of<uint8_t> == kUInt8);
+  STATIC_REQUIRE(scalar_type_of<int8_t> == kInt8);
+  STATIC_REQUIRE(scalar_type_of<int16_t> == kInt16);
   STATIC_REQUIRE(scalar_type_of<int32_t> == kInt32);
   STATIC_REQUIRE(scalar_type_of<int64_t> == kInt64);
   STATIC_REQUIRE(scalar_type_of<Half> == kFloat16);
   STATIC_REQUIRE(scalar_type_of<BFloat16> == kBFloat16);
   STATIC_REQUIRE(scalar_type_of<float> == kFloat32);
   STATIC_REQUIRE(scalar_type_of<double> == kFloat64);
-  CHECK(kNumScalarTypes == 8);
+  CHECK(kNumScalarTypes == 10);
   CHECK(default_float_dtype() == kFloat32);
 }

@@ -93,7 +93,8 @@ class Generator {
   lz::ScalarType random_dtype() {
     static const std::vector<lz::ScalarType> weighted = {
         lz::kFloat32, lz::kFloat32, lz::kFloat32, lz::kFloat32, lz::kFloat64, lz::kFloat16, lz::kBFloat16,
-        lz::kInt64,   lz::kInt32,   lz::kUInt8,   lz::kBool,    lz::kFloat32, lz::kBFloat16, lz::kInt64};
+        lz::kInt64,   lz::kInt32,   lz::kUInt8,   lz::kBool,    lz::kFloat32, lz::kBFloat16, lz::kInt64,
+        lz::kInt8,    lz::kInt16};
     return rng_.pick(weighted);
   }
 

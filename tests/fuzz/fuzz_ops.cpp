@@ -221,7 +221,7 @@ bool rows_to_embed(Rng& rng, const Args& a, Step& s) {
   return true;
 }
 bool a_cast(Rng& rng, const Args&, Step& s, bool to_int) {
-  static const std::vector<lz::ScalarType> ints = {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64};
+  static const std::vector<lz::ScalarType> ints = {lz::kBool, lz::kUInt8, lz::kInt8, lz::kInt16, lz::kInt32, lz::kInt64};
   static const std::vector<lz::ScalarType> floats = {lz::kFloat16, lz::kBFloat16, lz::kFloat32, lz::kFloat64};
   s.cast = rng.pick(to_int ? ints : floats);
   return true;

@@ -15,7 +15,8 @@ struct DtypeCode {
   lz::ScalarType type;
   std::string_view code;
 };
-constexpr DtypeCode kCodes[] = {{lz::kBool, "bool"},    {lz::kUInt8, "u8"},     {lz::kInt32, "i32"},
+constexpr DtypeCode kCodes[] = {{lz::kBool, "bool"},    {lz::kUInt8, "u8"},     {lz::kInt8, "i8"},
+                                {lz::kInt16, "i16"},    {lz::kInt32, "i32"},
                                 {lz::kInt64, "i64"},    {lz::kFloat16, "f16"},  {lz::kBFloat16, "bf16"},
                                 {lz::kFloat32, "f32"},  {lz::kFloat64, "f64"}};
 

@@ -19,9 +19,9 @@ using lz::ScalarType;
 using lz::Tensor;
 
 inline std::vector<ScalarType> integral_and_bool_types() {
-  return {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64};
+  return {lz::kBool, lz::kUInt8, lz::kInt8, lz::kInt16, lz::kInt32, lz::kInt64};
 }
-inline std::vector<ScalarType> integral_types() { return {lz::kUInt8, lz::kInt32, lz::kInt64}; }
+inline std::vector<ScalarType> integral_types() { return {lz::kUInt8, lz::kInt8, lz::kInt16, lz::kInt32, lz::kInt64}; }
 
 // ---- Independent references (float64 / int64 arithmetic) ----------------------
 

@@ -22,7 +22,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::vector<lz::ScalarType> int_and_bool_types() { return {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64}; }
+std::vector<lz::ScalarType> int_and_bool_types() { return {lz::kBool, lz::kUInt8, lz::kInt8, lz::kInt16, lz::kInt32, lz::kInt64}; }
 
 // fns for a plain unary operator with in-place and out= forms.
 #define LZT_UNARY_FNS(name)                                                     \
@@ -107,7 +107,7 @@ OpInfo activation_entry(std::string name, std::vector<std::pair<std::string, std
     const lz::ScalarType rt = s[0].dtype();
     return std::vector<Expected>{map_reference(s[0], rt, [&](double v) { return rounded(rt, reference(v, s)); })};
   };
-  add_errors(op, {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64});
+  add_errors(op, {lz::kBool, lz::kUInt8, lz::kInt8, lz::kInt16, lz::kInt32, lz::kInt64});
   op.errors = [errors = op.errors, params] {
     std::vector<ErrorInput> out = errors();
     for (ErrorInput& e : out) {
@@ -172,13 +172,13 @@ void add_unary_ops(std::vector<OpInfo>& t) {
   // ---- Activations on floating dtypes only ----------------------------------
   {
     OpInfo op = entry("silu", float_types(), LZT_UNARY_FNS(silu), [](double x) { return x / (1.0 + std::exp(-x)); });
-    add_errors(op, {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64});
+    add_errors(op, {lz::kBool, lz::kUInt8, lz::kInt8, lz::kInt16, lz::kInt32, lz::kInt64});
     t.push_back(std::move(op));
   }
   {
     OpInfo op = entry("hardswish", float_types(), LZT_UNARY_FNS(hardswish),
                       [](double x) { return x <= -3 ? 0.0 * x : x >= 3 ? x : x * (x + 3) / 6; });
-    add_errors(op, {lz::kBool, lz::kUInt8, lz::kInt32, lz::kInt64});
+    add_errors(op, {lz::kBool, lz::kUInt8, lz::kInt8, lz::kInt16, lz::kInt32, lz::kInt64});
     t.push_back(std::move(op));
   }
   // Composites (eager_kernels/register_activations.cpp), each with its

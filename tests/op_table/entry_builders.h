@@ -15,14 +15,15 @@ namespace lzt {
 // Dtype lists (functions, not globals: the table is built during static
 // initialisation of the test binaries, before other globals may exist).
 inline std::vector<lz::ScalarType> all_types() {
-  return {lz::kBool,    lz::kUInt8,    lz::kInt32,   lz::kInt64,
-          lz::kFloat16, lz::kBFloat16, lz::kFloat32, lz::kFloat64};
+  return {lz::kBool,  lz::kUInt8,   lz::kInt8,     lz::kInt16,   lz::kInt32,
+          lz::kInt64, lz::kFloat16, lz::kBFloat16, lz::kFloat32, lz::kFloat64};
 }
 inline std::vector<lz::ScalarType> numeric_types() {
-  return {lz::kUInt8, lz::kInt32, lz::kInt64, lz::kFloat16, lz::kBFloat16, lz::kFloat32, lz::kFloat64};
+  return {lz::kUInt8,   lz::kInt8,     lz::kInt16,   lz::kInt32,  lz::kInt64,
+          lz::kFloat16, lz::kBFloat16, lz::kFloat32, lz::kFloat64};
 }
 inline std::vector<lz::ScalarType> signed_types() {
-  return {lz::kInt32, lz::kInt64, lz::kFloat16, lz::kBFloat16, lz::kFloat32, lz::kFloat64};
+  return {lz::kInt8, lz::kInt16, lz::kInt32, lz::kInt64, lz::kFloat16, lz::kBFloat16, lz::kFloat32, lz::kFloat64};
 }
 inline std::vector<lz::ScalarType> float_types() {
   return {lz::kFloat16, lz::kBFloat16, lz::kFloat32, lz::kFloat64};

@@ -26,6 +26,8 @@ double as_stored(lz::ScalarType dtype, double v) {
   switch (dtype) {
     case lz::kBool: return v != 0 ? 1 : 0;
     case lz::kUInt8:
+    case lz::kInt8:
+    case lz::kInt16:
     case lz::kInt32:
     case lz::kInt64: return round_to(dtype, v);
     default: return v;

@@ -12,6 +12,8 @@ double dtype_min(lz::ScalarType t) {
   switch (t) {
     case lz::kBool: return 0;
     case lz::kUInt8: return 0;
+    case lz::kInt8: return -128;
+    case lz::kInt16: return -32768;
     case lz::kInt32: return -2147483648.0;
     default: return -1e300;
   }
@@ -20,6 +22,8 @@ double dtype_max(lz::ScalarType t) {
   switch (t) {
     case lz::kBool: return 1;
     case lz::kUInt8: return 255;
+    case lz::kInt8: return 127;
+    case lz::kInt16: return 32767;
     case lz::kInt32: return 2147483647.0;
     default: return 1e300;
   }

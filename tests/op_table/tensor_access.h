@@ -22,19 +22,21 @@ namespace lzt {
 
 using lz::ScalarType;
 
-inline const std::vector<ScalarType> kAllDtypes = {lz::kBool,    lz::kUInt8,    lz::kInt32,
-                                                   lz::kInt64,   lz::kFloat16,  lz::kBFloat16,
+inline const std::vector<ScalarType> kAllDtypes = {lz::kBool,    lz::kUInt8,    lz::kInt8,    lz::kInt16,
+                                                   lz::kInt32,   lz::kInt64,    lz::kFloat16, lz::kBFloat16,
                                                    lz::kFloat32, lz::kFloat64};
-inline const std::vector<ScalarType> kNumericDtypes = {lz::kUInt8,   lz::kInt32,    lz::kInt64,
-                                                       lz::kFloat16, lz::kBFloat16, lz::kFloat32,
-                                                       lz::kFloat64};
+inline const std::vector<ScalarType> kNumericDtypes = {lz::kUInt8,   lz::kInt8,    lz::kInt16,
+                                                       lz::kInt32,   lz::kInt64,   lz::kFloat16,
+                                                       lz::kBFloat16, lz::kFloat32, lz::kFloat64};
 inline const std::vector<ScalarType> kFloatDtypes = {lz::kFloat16, lz::kBFloat16, lz::kFloat32,
                                                      lz::kFloat64};
 
 inline bool is_float(ScalarType t) {
   return t == lz::kFloat16 || t == lz::kBFloat16 || t == lz::kFloat32 || t == lz::kFloat64;
 }
-inline bool is_int(ScalarType t) { return t == lz::kUInt8 || t == lz::kInt32 || t == lz::kInt64; }
+inline bool is_int(ScalarType t) {
+  return t == lz::kUInt8 || t == lz::kInt8 || t == lz::kInt16 || t == lz::kInt32 || t == lz::kInt64;
+}
 
 // ---- Independent 16-bit float codecs -----------------------------------------
 
@@ -66,6 +68,8 @@ inline double load(const char* p, ScalarType t) {
   switch (t) {
     case lz::kBool: return *reinterpret_cast<const uint8_t*>(p) != 0 ? 1.0 : 0.0;
     case lz::kUInt8: return *reinterpret_cast<const uint8_t*>(p);
+    case lz::kInt8: return *reinterpret_cast<const int8_t*>(p);
+    case lz::kInt16: return *reinterpret_cast<const int16_t*>(p);
     case lz::kInt32: return *reinterpret_cast<const int32_t*>(p);
     case lz::kInt64: return static_cast<double>(*reinterpret_cast<const int64_t*>(p));
     case lz::kFloat16: {
@@ -89,6 +93,8 @@ inline int64_t load_int(const char* p, ScalarType t) {
   switch (t) {
     case lz::kBool: return *reinterpret_cast<const uint8_t*>(p) != 0;
     case lz::kUInt8: return *reinterpret_cast<const uint8_t*>(p);
+    case lz::kInt8: return *reinterpret_cast<const int8_t*>(p);
+    case lz::kInt16: return *reinterpret_cast<const int16_t*>(p);
     case lz::kInt32: return *reinterpret_cast<const int32_t*>(p);
     case lz::kInt64: return *reinterpret_cast<const int64_t*>(p);
     default: return static_cast<int64_t>(load(p, t));
@@ -100,6 +106,8 @@ inline void store(char* p, ScalarType t, double v) {
   switch (t) {
     case lz::kBool: *reinterpret_cast<uint8_t*>(p) = v != 0 ? 1 : 0; return;
     case lz::kUInt8: *reinterpret_cast<uint8_t*>(p) = static_cast<uint8_t>(static_cast<int64_t>(v)); return;
+    case lz::kInt8: *reinterpret_cast<int8_t*>(p) = static_cast<int8_t>(static_cast<int64_t>(v)); return;
+    case lz::kInt16: *reinterpret_cast<int16_t*>(p) = static_cast<int16_t>(static_cast<int64_t>(v)); return;
     case lz::kInt32: *reinterpret_cast<int32_t*>(p) = static_cast<int32_t>(static_cast<int64_t>(v)); return;
     case lz::kInt64: *reinterpret_cast<int64_t*>(p) = static_cast<int64_t>(v); return;
     case lz::kFloat16: {
@@ -210,6 +218,8 @@ inline std::vector<double> sample_values(ScalarType dtype, int64_t n, uint32_t s
     switch (dtype) {
       case lz::kBool: v = next() % 2; break;
       case lz::kUInt8: v = next() % 256; break;
+      case lz::kInt8:
+      case lz::kInt16:
       case lz::kInt32:
       case lz::kInt64: v = static_cast<double>(static_cast<int64_t>(next() % 101) - 50); break;
       default: v = (static_cast<double>(next() % 65) - 32) * 0.25; break;
@@ -244,6 +254,8 @@ inline double round_to(ScalarType t, double v) {
   switch (t) {
     case lz::kBool: return v != 0 ? 1 : 0;
     case lz::kUInt8: return static_cast<uint8_t>(static_cast<int64_t>(v));
+    case lz::kInt8: return static_cast<int8_t>(static_cast<int64_t>(v));
+    case lz::kInt16: return static_cast<int16_t>(static_cast<int64_t>(v));
     case lz::kInt32: return static_cast<int32_t>(static_cast<int64_t>(v));
     case lz::kInt64: return static_cast<double>(static_cast<int64_t>(v));
     case lz::kFloat16: return static_cast<float>(lz::Half(static_cast<float>(v)));
