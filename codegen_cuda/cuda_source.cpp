@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -46,12 +45,6 @@ const char* storage_type(ScalarType t) {
     default: break;
   }
   LZ_FAIL(NotImplementedError, "[codegen_cuda] dtype ", to_string(t), " has no CUDA storage type");
-}
-
-// An lz_i64 literal (INT64_MIN has none of its own in C).
-std::string int_literal(int64_t v) {
-  if (v == std::numeric_limits<int64_t>::min()) return "(-9223372036854775807LL - 1)";
-  return "(lz_i64)" + std::to_string(v) + "LL";
 }
 
 std::string wrap_int(const std::string& x, ScalarType t) {

@@ -153,7 +153,8 @@ TEST_CASE("verifier: rejects result counts and types the schema does not allow",
 
   Graph dtype = with_input();
   node(dtype, "exp", {tensor_arg(0)}, {0}, {type(ScalarType::Undefined, {4})});
-  CHECK(verify_message(dtype) == "verify_graph: node 1 `%1 : ?[4] = exp(%0)`: %1 has an invalid dtype (8)");
+  CHECK(verify_message(dtype) == "verify_graph: node 1 `%1 : ?[4] = exp(%0)`: %1 has an invalid dtype (" +
+                                     std::to_string(static_cast<int>(ScalarType::Undefined)) + ")");
 
   Graph size = with_input();
   node(size, "exp", {tensor_arg(0)}, {0}, {type(kFloat, {2, -1})});
