@@ -90,6 +90,12 @@ Results program(const Input& in) {
   r["tensor(vector)"] = torch::tensor(std::vector<float>{1.5, 2.5});
   r["tensor({{...}})"] = torch::tensor({{1, 2}, {3, 4}});
 
+  // The small integer dtypes: int8 wraps as two's complement, int16 sums to int64,
+  // uint8 + int8 promotes to int16.
+  r["kChar * 20"] = x.to(torch::kChar) * 20;
+  r["kShort sum(1)"] = x.to(torch::kShort).sum(1);
+  r["kByte + kInt8"] = x.to(torch::kByte) + x.to(torch::kInt8);
+
   // nn functional, with libtorch's options.
   torch::Tensor logits = in(torch::tensor({{1.0, 2.0, 0.5}, {0.0, -1.0, 3.0}}));
   torch::Tensor classes = in(torch::tensor({1, 2}));
@@ -207,6 +213,12 @@ TEST_CASE("libtorch spelling: functions and methods give known values") {
   CHECK(r.at("new_full").dtype() == torch::kFloat);
   CHECK(r.at("tensor(3.0)").dtype() == torch::kFloat);
   CHECK(r.at("tensor({{...}})").dtype() == torch::kLong);
+  check_values(r, "kChar * 20", {3, 4}, {0, 20, 40, 60, 80, 100, 120, -116, -96, -76, -56, -36});
+  check_values(r, "kShort sum(1)", {3}, {6, 22, 38});
+  check_values(r, "kByte + kInt8", {3, 4}, {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22});
+  CHECK(r.at("kChar * 20").dtype() == torch::kInt8);
+  CHECK(r.at("kShort sum(1)").dtype() == torch::kLong);
+  CHECK(r.at("kByte + kInt8").dtype() == torch::kShort);
 }
 
 TEST_CASE("libtorch spelling: nn functional with options gives known values") {
