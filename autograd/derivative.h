@@ -79,11 +79,6 @@ constexpr uint32_t saves(std::initializer_list<int> arguments) {
   return mask;
 }
 
-struct NonDifferentiable {
-  OpId op;
-  std::string_view reason;
-};
-
 // The formula of `id`: its own, or its functional operator's for an
 // in-place variant; null if none.
 const Derivative* find_derivative(OpId id);
@@ -96,6 +91,5 @@ std::span<const Derivative> pointwise_derivatives();
 std::span<const Derivative> reduction_derivatives();
 std::span<const Derivative> shape_derivatives();
 std::span<const Derivative> nn_derivatives();
-std::span<const NonDifferentiable> non_differentiable_operators();
 
 }  // namespace lz::autograd

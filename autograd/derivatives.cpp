@@ -11,6 +11,11 @@ namespace {
 constexpr std::string_view kBoolResult = "its result is boolean";
 constexpr std::string_view kIntegerResult = "its result is an integer (indices or bits)";
 
+struct NonDifferentiable {
+  OpId op;
+  std::string_view reason;
+};
+
 const NonDifferentiable kNonDifferentiable[] = {
     {OpId::isnan, kBoolResult},
     {OpId::isinf, kBoolResult},
@@ -72,8 +77,6 @@ const Registry& registry() {
 }
 
 }  // namespace
-
-std::span<const NonDifferentiable> non_differentiable_operators() { return kNonDifferentiable; }
 
 const Derivative* find_derivative(OpId id) {
   if (id == OpId::kNone) return nullptr;

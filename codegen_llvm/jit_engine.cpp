@@ -380,9 +380,4 @@ void JitEngine::set_disk_cache(bool enabled, const std::string& dir) {
   if (enabled) impl_->disk.emplace(dir.empty() ? ObjectFileCache::default_dir() : dir, ObjectFileCache::default_max_bytes());
 }
 
-std::string JitEngine::disk_cache_dir() const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->disk ? impl_->disk->dir() : std::string();
-}
-
 }  // namespace lz::codegen_llvm

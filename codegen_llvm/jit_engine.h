@@ -72,7 +72,6 @@ class JitEngine {
   static JitStats current_stats();
   // On-disk cache: LZ_KERNEL_CACHE=0 disables it; LZ_CACHE_DIR moves it.
   void set_disk_cache(bool enabled, const std::string& dir = "");
-  std::string disk_cache_dir() const;
 
   ~JitEngine();
 

@@ -182,11 +182,6 @@ std::vector<OperatorHandle> Dispatcher::all_operators() const {
   return ops;
 }
 
-bool Dispatcher::has_fallback(DispatchKey key) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return fallbacks_[static_cast<size_t>(key)].valid();
-}
-
 void Dispatcher::update_dispatch_table(OperatorEntry& e) {
   DispatchKeySet mask;
   for (int k = 1; k < kNumDispatchKeys; ++k) {

@@ -57,7 +57,6 @@ class Dispatcher {
     return find_or_throw(full_name).typed<Sig>();
   }
   std::vector<OperatorHandle> all_operators() const;
-  bool has_fallback(DispatchKey key) const;
 
  private:
   Dispatcher();

@@ -45,7 +45,6 @@ class GraphRewriter {
 
   // The new value standing for source value `old`, or kNone if none yet.
   ir::ValueId mapped(ir::ValueId old) const { return map_[old]; }
-  bool is_mapped(ir::ValueId old) const { return map_[old] != ir::kNone; }
 
   // Copies source node `old` (not an input) with its operands remapped
   // (they must be mapped already) and its pooled arguments re-added; maps

@@ -16,6 +16,7 @@
 #include "core/cuda_device.h"
 #include "codegen_cuda/nvrtc.h"
 #include "eager_kernels/cuda/cublas.h"
+#include "tests/catch_run.h"
 
 namespace {
 
@@ -74,5 +75,5 @@ int main(int argc, char** argv) {
       return kSkipped;
     }
   }
-  return Catch::Session().run(static_cast<int>(catch_args.size()), catch_args.data());
+  return lzt::run_catch(static_cast<int>(catch_args.size()), catch_args.data());
 }

@@ -100,8 +100,8 @@ TEST_CASE("lazy writes through views checked after every step equal eager", "[la
   run_view_writes(true);
 }
 
-// May fail: a stale view used as an operand records a corrupt node (see the
-// next test for the minimal case).
+// Regression: a stale view used as an operand once recorded a corrupt node
+// (the next test is the minimal case).
 TEST_CASE("lazy writes through views materialised at the end equal eager", "[lazy]") {
   run_view_writes(false);
   CHECK(lzl::metrics().graphs_materialized == 1);
@@ -110,10 +110,9 @@ TEST_CASE("lazy writes through views materialised at the end equal eager", "[laz
 // A view whose base was written since it was taken is brought up to date
 // (as_strided of the new base) when an operator uses it. That refresh
 // records a node while the operator's own node is being recorded.
-// May fail: recorder.cpp's record_call keeps its argument lists in a
-// thread_local scratch that the nested recording clears and refills, so the
-// outer node gets the as_strided node's arguments (here neg(%3, %3, ...)
-// and a [2, 3] result of the wrong values instead of [3]).
+// Regression: the nested recording once overwrote the outer call's argument
+// lists (a shared scratch), giving the outer node the as_strided node's
+// arguments (neg(%3, %3, ...), a [2, 3] result of wrong values instead of [3]).
 TEST_CASE("lazy stale view used as an operand sees the base write", "[lazy]") {
   fresh_start();
   const Tensor x = lz::tensor({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}});
