@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The device kit's bundle (README "CUDA", "Checking on a GPU machine"):
+# The device kit's bundle (docs/cuda.md, "Checking on a GPU machine"):
 # builds what the GPU checks need (Release, here) and packs it with every
 # shared library a stock CUDA machine lacks into one file, at most 60 MiB,
 # so the checks arrive ready to run where Lazuli cannot be built.
