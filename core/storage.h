@@ -19,7 +19,7 @@ namespace lz {
 // in use then takes a copy; one that nobody holds any more is dropped. When
 // the source storage dies first, the snapshot takes over its memory. The
 // eager side's memory never moves, so its data pointers stay valid. Writes
-// through a raw data pointer bypass this (README, "Lazy mode").
+// through a raw data pointer bypass this (docs/lazy-mode.md).
 class StorageImpl final : public RefCounted {
  public:
   // Allocates nbytes from `allocator` (which is kept for resizing).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The device kit's bundle (README "CUDA", "Checking on a GPU machine"):
+# The device kit's bundle (docs/cuda.md, "Checking on a GPU machine"):
 # builds what the GPU checks need (Release, here) and packs it with every
 # shared library a stock CUDA machine lacks into one file, at most 60 MiB,
 # so the checks arrive ready to run where Lazuli cannot be built.
@@ -83,7 +83,7 @@ list_libs "${tools[@]}" | while read -r lib; do cp -L "$lib" "$root/lib/"; done
 strip --strip-unneeded "$root"/libexec/* "$root"/lib/*
 cp "$REPO_DIR/scripts/device_check.sh" "$root/bin/device_check.sh"
 {
-  echo "Lazuli device kit: run bin/device_check.sh RESULTS_DIR (README \"CUDA\")."
+  echo "Lazuli device kit: run bin/device_check.sh RESULTS_DIR (docs/cuda.md)."
   echo "commit: $(git -C "$REPO_DIR" rev-parse HEAD 2>/dev/null || echo unknown)"
   echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -srm)"
   echo "libraries:"

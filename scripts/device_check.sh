@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The device kit's check (README "CUDA", "Checking on a GPU machine"), run
+# The device kit's check (docs/cuda.md, "Checking on a GPU machine"), run
 # from an unpacked bundle (scripts/device_bundle.sh) on any x86-64 Linux:
 #
 #   tar xf lazuli-device.tar.xz -C /tmp && /tmp/lazuli-device/bin/device_check.sh RESULTS_DIR

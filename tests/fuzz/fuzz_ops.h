@@ -56,7 +56,7 @@ struct FuzzOp {
   // neither afterwards.
   bool aliasing_unspecified = false;
   // Bit i: only operand i's sizes and dtype are read (expand_as's other,
-  // *_like's self, which give eager results: README "Lazy mode"), so a lazy
+  // *_like's self, which give eager results: docs/lazy-mode.md), so a lazy
   // one does not make the result lazy, nor is an eager one captured.
   uint8_t sizes_only_args = 0;
   // Its result is an eager tensor even in the lazy modes (to_eager).

@@ -1,8 +1,8 @@
 // lz_fuzz: the differential fuzzer's command line. Generates programs from
 // consecutive seeds, runs each eagerly and in every chosen mode, and on a
 // disagreement prints the seed, the minimised program (text form, ready for
-// tests/fuzz/regressions/) and its lazy IR. README "Differential fuzzing"
-// has the commands.
+// tests/fuzz/regressions/) and its lazy IR. docs/fuzzing-and-sanitizers.md,
+// "Differential fuzzing", has the commands.
 #include <csignal>
 #include <chrono>
 #include <cstring>

@@ -2,7 +2,7 @@
 // the LLVM, interpreter and no-fusion modes (and a few programs under the
 // CUDA emulator), every program a past run found (tests/fuzz/regressions/),
 // and the fuzzer's own parts (text form, minimiser). The long run is
-// README's "Differential fuzzing" command.
+// the "Differential fuzzing" command of docs/fuzzing-and-sanitizers.md.
 #include <catch2/catch.hpp>
 
 #include <filesystem>

@@ -1,4 +1,4 @@
-// lz-bench: the fusion benchmark runner (README, "The benchmark runner").
+// lz-bench: the fusion benchmark runner (docs/lz-bench.md).
 // Runs the workloads of shared/bench/workloads.md eagerly and lazily, each
 // next to a memory bandwidth measurement, checks lazy against eager and
 // prints a table (optionally JSON and an SVG chart). Exit status: 0 when
