@@ -1,10 +1,11 @@
 # lz_add_module(<name> SOURCES ... [DEPENDS <module> ...] [LIBS <target> ...])
 # Declares one module as an OBJECT library. Sources include headers rooted at
 # the repository ("core/tensor.h"); which module may include which is checked
-# by the layering test (tests/check_layering.cmake).
+# before the module builds (cmake/Layering.cmake).
 function(lz_add_module name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS;LIBS" ${ARGN})
   add_library(lz_${name} OBJECT ${ARG_SOURCES})
+  add_dependencies(lz_${name} lz_layering)
   target_include_directories(lz_${name} PUBLIC ${PROJECT_SOURCE_DIR})
   foreach(dep IN LISTS ARG_DEPENDS)
     target_link_libraries(lz_${name} PUBLIC lz_${dep})

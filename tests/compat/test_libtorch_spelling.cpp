@@ -128,6 +128,8 @@ Results random_program(const Input& in) {
   r["rand_like"] = torch::rand_like(x);
   r["randint_like"] = torch::randint_like(x, 10);
   r["randint_like(low, high)"] = torch::randint_like(x, -3, 3);
+  r["randint"] = torch::randint(10, {64, 64});
+  r["randint(low, high) kChar"] = torch::randint(-3, 3, {64, 64}, torch::kChar);
   r["uniform_"] = in(torch::empty({64, 64})).uniform_(-2, 2);
   r["normal_"] = in(torch::empty({64, 64})).normal_(1, 0.5);
   r["bernoulli_"] = in(torch::empty({64, 64})).bernoulli_(0.25);
@@ -275,9 +277,13 @@ TEST_CASE("libtorch spelling: draws stay in their ranges eagerly and lazily") {
     all_within("rand_like", 0, 1);
     all_within("randint_like", 0, 9);
     all_within("randint_like(low, high)", -3, 2);
+    all_within("randint", 0, 9);
+    all_within("randint(low, high) kChar", -3, 2);
     all_within("uniform_", -2, 2);
     all_within("bernoulli_", 0, 1);
     CHECK(r.at("randint_like").dtype() == torch::kFloat);
+    CHECK(r.at("randint").dtype() == torch::kLong);
+    CHECK(r.at("randint(low, high) kChar").dtype() == torch::kChar);
     const std::vector<double> normal = values_of(r.at("normal_"));
     double mean = 0;
     for (double v : normal) mean += v / static_cast<double>(normal.size());
