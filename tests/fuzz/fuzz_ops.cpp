@@ -209,12 +209,11 @@ bool a_loss_reduction(Rng& rng, const Args& a, Step& s) {
   return true;
 }
 // Two 1-D operands (dot, outer), drawn SameShape so their sizes mostly agree (a
-// mismatch checks the error); the second is cast to the first's dtype (same_dtype
-// below), since with ten dtypes two equal ones rarely meet.
+// mismatch checks the error); the second is cast to the first's dtype (type_as),
+// since with ten dtypes two equal ones rarely meet.
 bool two_vectors(Rng&, const Args& a, Step&) {
   return rank(a[0]) == 1 && rank(a[1]) == 1 && a[0].dtype() != lz::kBool;
 }
-Tensor same_dtype(const Tensor& x, const Tensor& like) { return x.to(like.dtype()); }
 // Row indices of a 2-D operand (its embedding table), valid ones only.
 bool rows_to_embed(Rng& rng, const Args& a, Step& s) {
   if (rank(a[0]) != 2 || a[0].size(0) == 0) return false;
@@ -508,8 +507,8 @@ std::vector<FuzzOp> build() {
        }, [](const Args& a, const Step& s) {
          return lz::binary_cross_entropy(lz::sigmoid(a[0]), lz::sigmoid(a[1]), std::nullopt, s.ints.at(0));
        }},
-            {"dot", Operands::SameShape, Rounded, false, 0, two_vectors, [](const Args& a, const Step&) { return lz::dot(a[0], same_dtype(a[1], a[0])); }},
-      {"outer", Operands::SameShape, Rounded, false, 0, two_vectors, [](const Args& a, const Step&) { return lz::outer(a[0], same_dtype(a[1], a[0])); }},
+            {"dot", Operands::SameShape, Rounded, false, 0, two_vectors, [](const Args& a, const Step&) { return lz::dot(a[0], a[1].type_as(a[0])); }},
+      {"outer", Operands::SameShape, Rounded, false, 0, two_vectors, [](const Args& a, const Step&) { return lz::outer(a[0], a[1].type_as(a[0])); }},
       {"nonzero", One, Exact, false, 0, none, [](const Args& a, const Step&) { return a[0].nonzero(); }},
       {"masked_select", One, Exact, false, 0, none,
        [](const Args& a, const Step&) { return a[0].masked_select(a[0].ne(0)); }},
