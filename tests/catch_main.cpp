@@ -1,6 +1,5 @@
 // main() of every Catch2 test binary but test_cuda_real (its own main adds
-// the skip without a GPU).
-#define CATCH_CONFIG_RUNNER
+// the skip without a GPU). Catch2's implementation is tests/catch_session.cpp.
 #include <catch2/catch.hpp>
 
 #include "catch_run.h"

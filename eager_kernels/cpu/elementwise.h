@@ -1,7 +1,7 @@
 // Building blocks of element-wise CPU kernels: the type arithmetic happens
 // in, converting inputs to the output dtype, and unary/binary kernels over a
-// TensorIterator that read one-element operands (wrapped C++ numbers, 0-dim
-// tensors) once as values.
+// TensorIterator (whose row loop reads one-element operands, wrapped C++
+// numbers and 0-dim tensors, once as values).
 #pragma once
 
 #include <type_traits>
@@ -44,28 +44,18 @@ T read_as(const Tensor& t) {
 
 // out = op(self, other), computed in compute_t<T> for out's dtype T; make_op(tag)
 // builds op for that T. A one-element operand (a wrapped C++ number, a 0-dim
-// tensor) is read once as a value instead of being converted into a tensor.
+// tensor) is broadcast with stride 0, which the row loop reads once as a value.
 template <class MakeOp>
 void binary_kernel(const Tensor& out, const Tensor& self, const Tensor& other, MakeOp make_op) {
   const ScalarType dtype = out.dtype();
+  const TensorIterator iter(out, {cast_to(self, dtype), cast_to(other, dtype)});
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     const auto op = make_op(tag);
-    if (other.numel() == 1) {
-      const C b = static_cast<C>(read_as<T>(other));
-      cpu_kernel<T, T>(TensorIterator(out, {cast_to(self, dtype)}),
-                       [=](T x) -> T { return static_cast<T>(op(static_cast<C>(x), b)); });
-    } else if (self.numel() == 1) {
-      const C a = static_cast<C>(read_as<T>(self));
-      cpu_kernel<T, T>(TensorIterator(out, {cast_to(other, dtype)}),
-                       [=](T y) -> T { return static_cast<T>(op(a, static_cast<C>(y))); });
-    } else {
-      cpu_kernel<T, T, T>(TensorIterator(out, {cast_to(self, dtype), cast_to(other, dtype)}),
-                          [=](T x, T y) -> T {
-                            return static_cast<T>(op(static_cast<C>(x), static_cast<C>(y)));
-                          });
-    }
+    cpu_kernel<T, T, T>(iter, [op](T x, T y) -> T {
+      return static_cast<T>(op(static_cast<C>(x), static_cast<C>(y)));
+    });
   });
 }
 

@@ -2,7 +2,7 @@
 //   cpu_kernel<float, float, float>(iter, [](float a, float b) { return a + b; });
 // The first template argument is the output's element type, the rest the
 // inputs'. Rows where every operand is contiguous run a plain indexed loop
-// compiled for AVX-512, AVX2 and baseline x86-64 (picked at run time), so the
+// compiled for AVX-512, AVX2 and baseline x86-64 (picked at load time), so the
 // compiler vectorises it for the best ISA the CPU has; large outputs are
 // written with non-temporal stores. A broadcast (stride-0) input in an
 // otherwise contiguous row is read once per row; anything else takes the
@@ -18,8 +18,14 @@
 
 namespace lz::cpu {
 
-// Clones of a hot loop for each ISA level, chosen once at load time.
+// Clones of a hot loop for each ISA level, chosen once at load time. Off
+// (one function for the baseline ISA) where CMake's LZ_CPU_CLONES is: on
+// other architectures, in TSan builds, for Clang 14 (cmake/Sanitizers.cmake).
+#if defined(LZ_NO_CPU_CLONES)
+#define LZ_CPU_CLONES
+#else
 #define LZ_CPU_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
 
 namespace detail {
 
@@ -62,16 +68,30 @@ void contiguous_row_streaming(Out* out, int64_t n, const F& f, const In*... in) 
     // Unary kernels only: with several inputs (or a bool one) the fixed
     // line-sized inner loop stops vectorising (where: 88% -> 15%), and the
     // binary kernels are memory-bound already.
-    if (kPrefetch && i + 2 * kBlock <= n) {
-      contiguous_row_prefetch(buffer, m, kBlock * static_cast<int64_t>(sizeof(Out)), f, (in + i)...);
-    } else {
-      contiguous_row(buffer, m, f, (in + i)...);
+    // (`if constexpr`: the prefetching clone is not instantiated where unused.)
+    bool prefetched = false;
+    if constexpr (kPrefetch) {
+      if (i + 2 * kBlock <= n) {
+        contiguous_row_prefetch(buffer, m, kBlock * static_cast<int64_t>(sizeof(Out)), f, (in + i)...);
+        prefetched = true;
+      }
     }
+    if (!prefetched) contiguous_row(buffer, m, f, (in + i)...);
     streaming_copy(out + i, buffer, static_cast<size_t>(m) * sizeof(Out));
   }
   // Streaming stores are weakly ordered: fence them on the thread that made
   // them, before the pool reports the chunk done.
   streaming_store_fence();
+}
+
+// A contiguous row, through the streaming buffer for large outputs.
+template <class Out, class F, class... In>
+inline void contiguous_row_maybe_streaming(bool streaming, Out* out, int64_t n, const F& f, const In*... in) {
+  if (streaming) {
+    contiguous_row_streaming(out, n, f, in...);
+  } else {
+    contiguous_row(out, n, f, in...);
+  }
 }
 
 template <class Out, class... In, class F, size_t... I>
@@ -81,11 +101,7 @@ inline void elementwise_row(char** data, const int64_t* strides, int64_t n, cons
   Out* out = reinterpret_cast<Out*>(data[0]);
   const bool out_contiguous = strides[0] == static_cast<int64_t>(sizeof(Out));
   if (out_contiguous && ((strides[I + 1] == static_cast<int64_t>(sizeof(In))) && ...)) {
-    if (streaming) {
-      contiguous_row_streaming(out, n, f, reinterpret_cast<const In*>(data[I + 1])...);
-    } else {
-      contiguous_row(out, n, f, reinterpret_cast<const In*>(data[I + 1])...);
-    }
+    contiguous_row_maybe_streaming(streaming, out, n, f, reinterpret_cast<const In*>(data[I + 1])...);
     return;
   }
   if constexpr (kInputs == 1) {
@@ -98,14 +114,20 @@ inline void elementwise_row(char** data, const int64_t* strides, int64_t n, cons
   } else if constexpr (kInputs == 2) {
     using A = std::tuple_element_t<0, std::tuple<In...>>;
     using B = std::tuple_element_t<1, std::tuple<In...>>;
+    // One operand broadcast along the row (a [n, 1] operand, or a wrapped
+    // C++ number or 0-dim tensor, which the callers pass as a stride-0
+    // operand rather than binding it themselves: one set of loop clones per
+    // operator and dtype instead of two) is read once and bound by value.
     if (out_contiguous && strides[1] == 0 && strides[2] == static_cast<int64_t>(sizeof(B))) {
       const A a = *reinterpret_cast<const A*>(data[1]);
-      contiguous_row(out, n, [&](B b) { return f(a, b); }, reinterpret_cast<const B*>(data[2]));
+      contiguous_row_maybe_streaming(streaming, out, n, [f, a](B b) { return f(a, b); },
+                                     reinterpret_cast<const B*>(data[2]));
       return;
     }
     if (out_contiguous && strides[2] == 0 && strides[1] == static_cast<int64_t>(sizeof(A))) {
       const B b = *reinterpret_cast<const B*>(data[2]);
-      contiguous_row(out, n, [&](A a) { return f(a, b); }, reinterpret_cast<const A*>(data[1]));
+      contiguous_row_maybe_streaming(streaming, out, n, [f, b](A a) { return f(a, b); },
+                                     reinterpret_cast<const A*>(data[1]));
       return;
     }
   }

@@ -3,11 +3,12 @@
 // write bool, where reads a bool condition, masked_fill a bool mask):
 //   binary_loop<bool, float, float>(out, a, b, [](float x, float y) { return x < y; });
 //   ternary_loop<float, bool, float, float>(out, c, a, b, [](bool k, float x, float y) { ... });
-// Each input is converted to its element type first (cast_to), except a
-// one-element operand (a wrapped C++ number, a 0-dim tensor, a [1, 1]
-// tensor), which is read once as a value and bound into the lambda, so
-// where(c, x, 0.0) or clamp(x, 0-dim, 0-dim) run the contiguous vectorised
-// row of a unary or binary loop instead of a strided ternary one.
+// Each input is converted to its element type first (cast_to). A one-element
+// operand (a wrapped C++ number, a 0-dim tensor, a [1, 1] tensor) is read
+// once as a value: by the row loop of a binary loop (loops.h), and bound into
+// the lambda by the ternary loop, so where(c, x, 0.0) or clamp(x, 0-dim,
+// 0-dim) run the contiguous vectorised row of a unary or binary loop instead
+// of a strided ternary one.
 #pragma once
 
 #include <cstdint>
@@ -47,19 +48,9 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const F& f
   using MO = mem_t<Out>;
   using MA = mem_t<A>;
   using MB = mem_t<B>;
-  if (b.numel() == 1) {
-    const B bv = read_as<B>(b);
-    cpu_kernel<MO, MA>(TensorIterator(out, {operand_as<A>(a)}),
-                       [f, bv](MA x) -> MO { return static_cast<MO>(f(static_cast<A>(x), bv)); });
-  } else if (a.numel() == 1) {
-    const A av = read_as<A>(a);
-    cpu_kernel<MO, MB>(TensorIterator(out, {operand_as<B>(b)}),
-                       [f, av](MB y) -> MO { return static_cast<MO>(f(av, static_cast<B>(y))); });
-  } else {
-    cpu_kernel<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a), operand_as<B>(b)}), [f](MA x, MB y) -> MO {
-      return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y)));
-    });
-  }
+  cpu_kernel<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a), operand_as<B>(b)}), [f](MA x, MB y) -> MO {
+    return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y)));
+  });
 }
 
 // out[i] = f(a[i], b[i], c[i]); f returns Out.

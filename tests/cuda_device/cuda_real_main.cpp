@@ -4,7 +4,7 @@
 // can discover them). `test_cuda_real --lz-info` prints what CUDA this
 // machine has (the device kit's first step, scripts/device_check.sh), and
 // --lz-allow-emulated runs the tests on the emulated driver (a dry run).
-#define CATCH_CONFIG_RUNNER
+// Catch2's implementation comes from tests/catch_session.cpp.
 #include <catch2/catch.hpp>
 
 #include <cstdio>

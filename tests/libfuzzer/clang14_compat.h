@@ -1,18 +1,14 @@
 // Force-included (-include) into every file of a fuzz build with Clang < 15
 // (cmake/Sanitizers.cmake): libFuzzer comes with Clang, and Debian 12's
-// Clang 14 cannot compile two things Lazuli uses. Never seen by GCC.
+// Clang 14 cannot compile std::source_location, which Lazuli uses (its
+// target_clones loops are off in that build: cmake/Sanitizers.cmake). Never
+// seen by GCC.
 #pragma once
 
-// 1. eager_kernels/cpu/loops.h clones templates per ISA (target_clones),
-//    which Clang 14 rejects on templates. The fuzzers only need the operators
-//    registered, not fast kernels: the attribute becomes a no-op, as in TSan
-//    builds.
-#include "../../cmake/sanitizers/no_target_clones.h"
-
-// 2. Clang 14 lacks __builtin_source_location, so libstdc++ 12's
-//    <source_location> declares nothing and core/tensor.h does not compile.
-//    Lazuli only stores and prints locations (file, line, function), which
-//    Clang 14's older builtins give.
+// Clang 14 lacks __builtin_source_location, so libstdc++ 12's
+// <source_location> declares nothing and core/tensor.h does not compile.
+// Lazuli only stores and prints locations (file, line, function), which
+// Clang 14's older builtins give.
 #include <source_location>
 #if defined(__clang__) && !__has_builtin(__builtin_source_location)
 #include <cstdint>
