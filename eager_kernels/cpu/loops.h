@@ -118,15 +118,18 @@ inline void elementwise_row(char** data, const int64_t* strides, int64_t n, cons
     // C++ number or 0-dim tensor, which the callers pass as a stride-0
     // operand rather than binding it themselves: one set of loop clones per
     // operator and dtype instead of two) is read once and bound by value.
+    // Streamed only when the row is long (a whole tensor against a number):
+    // short broadcast rows would pay a store fence each.
+    const bool stream_row = streaming && n * static_cast<int64_t>(sizeof(Out)) >= 4096;
     if (out_contiguous && strides[1] == 0 && strides[2] == static_cast<int64_t>(sizeof(B))) {
       const A a = *reinterpret_cast<const A*>(data[1]);
-      contiguous_row_maybe_streaming(streaming, out, n, [f, a](B b) { return f(a, b); },
+      contiguous_row_maybe_streaming(stream_row, out, n, [f, a](B b) { return f(a, b); },
                                      reinterpret_cast<const B*>(data[2]));
       return;
     }
     if (out_contiguous && strides[2] == 0 && strides[1] == static_cast<int64_t>(sizeof(A))) {
       const B b = *reinterpret_cast<const B*>(data[2]);
-      contiguous_row_maybe_streaming(streaming, out, n, [f, b](A a) { return f(a, b); },
+      contiguous_row_maybe_streaming(stream_row, out, n, [f, b](A a) { return f(a, b); },
                                      reinterpret_cast<const A*>(data[1]));
       return;
     }
