@@ -11,7 +11,11 @@ TensorIterator::TensorIterator(const Tensor& out, std::initializer_list<Tensor> 
   LZ_INTERNAL_ASSERT(noperands_ <= kMaxOperands, "TensorIterator: too many operands");
   operands[0] = &out;
   int next = 1;
-  for (const Tensor& t : inputs) operands[next++] = &t;
+  for (const Tensor& t : inputs) {
+    inputs_[next - 1] = t;
+    operands[next] = &inputs_[next - 1];
+    ++next;
+  }
 
   const IntArrayRef shape = out.sizes();
   const int nd = static_cast<int>(shape.size());

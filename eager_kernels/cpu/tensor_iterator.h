@@ -49,6 +49,10 @@ class TensorIterator {
   SizeVec shape_;  // outermost first
   std::array<SizeVec, kMaxOperands> strides_;  // bytes, per operand, same order as shape_
   std::array<char*, kMaxOperands> data_{};
+  // The inputs, held so that one converted on the way in (a temporary of
+  // `TensorIterator(out, {cast_to(x, dtype)})`) lives as long as the
+  // iterator that points into it.
+  std::array<Tensor, kMaxOperands - 1> inputs_;
 };
 
 template <class Loop>
