@@ -55,12 +55,15 @@ LZ_CPU_CLONES void contiguous_row_prefetch(Out* out, int64_t n, int64_t ahead, c
   for (; i < n; ++i) out[i] = f(in[i]...);
 }
 
+// Bytes of output computed into the L1 buffer per streamed block.
+inline constexpr int64_t kStreamingBlockBytes = 4096;
+
 // The same, through an L1-sized buffer flushed with non-temporal stores:
 // the output's cache lines are never read, saving a third of the traffic of
 // a large binary op.
 template <class Out, class F, class... In>
 void contiguous_row_streaming(Out* out, int64_t n, const F& f, const In*... in) {
-  constexpr int64_t kBlock = 4096 / sizeof(Out);
+  constexpr int64_t kBlock = kStreamingBlockBytes / sizeof(Out);
   alignas(64) Out buffer[kBlock];
   constexpr bool kPrefetch = sizeof...(In) == 1 && ((sizeof(In) == sizeof(Out)) && ...);
   for (int64_t i = 0; i < n; i += kBlock) {
@@ -118,9 +121,9 @@ inline void elementwise_row(char** data, const int64_t* strides, int64_t n, cons
     // C++ number or 0-dim tensor, which the callers pass as a stride-0
     // operand rather than binding it themselves: one set of loop clones per
     // operator and dtype instead of two) is read once and bound by value.
-    // Streamed only when the row is long (a whole tensor against a number):
-    // short broadcast rows would pay a store fence each.
-    const bool stream_row = streaming && n * static_cast<int64_t>(sizeof(Out)) >= 4096;
+    // Streamed only when the row fills a streaming block (a whole tensor
+    // against a number): short broadcast rows would pay a store fence each.
+    const bool stream_row = streaming && n * static_cast<int64_t>(sizeof(Out)) >= kStreamingBlockBytes;
     if (out_contiguous && strides[1] == 0 && strides[2] == static_cast<int64_t>(sizeof(B))) {
       const A a = *reinterpret_cast<const A*>(data[1]);
       contiguous_row_maybe_streaming(stream_row, out, n, [f, a](B b) { return f(a, b); },
