@@ -20,6 +20,7 @@
 #include "ir/parser.h"
 #include "passes/fusion.h"
 #include "passes/graph_rewriter.h"
+#include "passes/lower_group.h"
 #include "passes/pass_manager.h"
 
 namespace {
@@ -52,7 +53,9 @@ lz::passes::FusionPlan plan_of(const std::string& text) {
   const lz::ir::ParsedGraph parsed = lz::ir::parse_graph(text);
   lz::passes::Program program = lz::passes::copy_cone(parsed.graph, parsed.outputs);
   lz::passes::make_pipeline("default").run(program);
-  return lz::passes::plan_fusion(program);
+  lz::passes::FusionPlan plan = lz::passes::plan_fusion(program);
+  lz::passes::lower_groups(program.graph, plan);
+  return plan;
 }
 
 const lz::ir::Kernel& first_kernel(const lz::passes::FusionPlan& plan) {

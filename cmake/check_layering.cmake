@@ -9,7 +9,8 @@ set(allowed_codegen_cuda "core;ir;passes;codegen_cuda")
 set(allowed_codegen_interp "core;ir;passes;codegen_interp")
 set(allowed_lazy "core;eager_kernels;ir;passes;codegen_llvm;codegen_cuda;codegen_interp;lazy")
 set(allowed_autograd "core;lazy;autograd")
-set(allowed_tools "core;eager_kernels;ir;passes;codegen_llvm;codegen_cuda;codegen_interp;lazy;autograd;tools")
+# The tools use the public API (<lazuli/lazuli.h>) and lazy/ only.
+set(allowed_tools "lazy;tools")
 set(modules core eager_kernels ir passes codegen_llvm codegen_cuda codegen_interp lazy autograd tools)
 
 set(violations "")

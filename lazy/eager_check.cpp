@@ -12,7 +12,7 @@
 #include "core/ops_copy.h"
 #include "ir/printer.h"
 #include "lazy/config.h"
-#include "lazy/executable.h"
+#include "lazy/compile.h"
 #include "lazy/tolerance.h"
 
 namespace lz::lazy {
@@ -118,7 +118,7 @@ std::optional<std::string> difference(const Tensor& lazy, const Tensor& eager, c
 }
 
 // Runs `outputs` of g, planned with `options`, on fresh copies of `inputs`.
-std::vector<Tensor> run_on_copies(ir::Graph& g, std::span<const ValueId> outputs, const BuildOptions& options,
+std::vector<Tensor> run_on_copies(ir::Graph& g, std::span<const ValueId> outputs, const CompileOptions& options,
                                   const std::vector<Tensor>& inputs) {
   struct Restore {
     ir::Graph& g;
@@ -128,7 +128,7 @@ std::vector<Tensor> run_on_copies(ir::Graph& g, std::span<const ValueId> outputs
     }
   } restore{g, {}};
   for (uint32_t i = 0; i < inputs.size(); ++i) restore.saved.push_back(g.exchange_input_data(i, clone(inputs[i])));
-  const std::unique_ptr<Executable> exe = Executable::build(g, outputs, options);
+  const std::unique_ptr<Executable> exe = compile(g, outputs, options);
   uint64_t bytes = 0;
   return exe->run(g, outputs, &bytes);
 }
@@ -185,7 +185,7 @@ EagerCheck::EagerCheck(const ir::Graph& g) {
 
 void EagerCheck::verify(ir::Graph& g, std::span<const ValueId> outputs, std::span<const Tensor> values,
                         const Executable& exe) const {
-  const std::vector<Tensor> reference = run_on_copies(g, outputs, BuildOptions::reference(), inputs_);
+  const std::vector<Tensor> reference = run_on_copies(g, outputs, CompileOptions::reference(), inputs_);
   absl::flat_hash_map<ValueId, Tensor> known;
   for (size_t i = 0; i < outputs.size(); ++i) known.emplace(outputs[i], reference[i]);
   const std::vector<Numerics> numerics = numerics_of(g, known);
@@ -198,8 +198,8 @@ void EagerCheck::verify(ir::Graph& g, std::span<const ValueId> outputs, std::spa
   // Which node went wrong: every intermediate value computed both ways, the
   // first (in order) that differs.
   const std::vector<ValueId> all = cone_of(g, outputs);
-  const std::vector<Tensor> lazy_all = run_on_copies(g, all, BuildOptions::from_settings(), inputs_);
-  const std::vector<Tensor> eager_all = run_on_copies(g, all, BuildOptions::reference(), inputs_);
+  const std::vector<Tensor> lazy_all = run_on_copies(g, all, CompileOptions::from_settings(), inputs_);
+  const std::vector<Tensor> eager_all = run_on_copies(g, all, CompileOptions::reference(), inputs_);
   known.clear();
   for (size_t i = 0; i < all.size(); ++i) known.emplace(all[i], eager_all[i]);
   const std::vector<Numerics> all_numerics = numerics_of(g, known);

@@ -1,7 +1,7 @@
 // LZ_CHECK_EAGER: a materialisation that proves itself. The graph's inputs
 // are copied before it runs; afterwards the graph runs a second time on the
 // copies through the reference plan (every traced node its eager kernel:
-// BuildOptions::reference()) and every output is compared with it under the
+// CompileOptions::reference()) and every output is compared with it under the
 // tolerance rule (lazy/tolerance.h). On a disagreement every intermediate
 // value is computed both ways to find the first node whose value differs;
 // an InternalError names it (its IR line, operator, operand and result

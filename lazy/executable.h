@@ -1,6 +1,5 @@
-// Executable: what a materialised graph becomes. The traced cone is copied,
-// canonicalised by the pass pipeline and partitioned by fusion planning;
-// the executable is the plan's ordered steps, each a fused kernel or an
+// Executable: what a materialised graph becomes (lazy/compile.h makes it).
+// It is the fusion plan's ordered steps, each a fused kernel or an
 // operator call through the dispatcher below the Lazy key (an eager
 // kernel), plus a buffer plan: every intermediate lives in a slot that is
 // released right after its last use, so memory is returned to the
@@ -44,22 +43,15 @@ struct InputLayout {
 };
 InputLayout layout_of(uint32_t input_index, const Tensor& t);
 
-// How a graph is planned. The defaults come from settings(); the reference
-// plan runs the traced nodes as they are, each through its eager kernel (no
-// passes, no fusion): what a failing graph is re-run with to find which
-// values the failure reaches, and what LZ_CHECK_EAGER compares against.
-struct BuildOptions {
-  std::string pipeline;  // the pass pipeline spec (passes/pass_manager.h)
-  bool fusion = true;
-  static BuildOptions from_settings();
-  static BuildOptions reference();
-};
+struct Compilation;
 
 class Executable {
  public:
-  // Plans the steps computing `outputs` (in that order) of graph `g`.
-  static std::unique_ptr<Executable> build(const ir::Graph& g, std::span<const ir::ValueId> outputs,
-                                           const BuildOptions& options = BuildOptions::from_settings());
+  // The assemble step of the compile pipeline (lazy/compile.h, which is how
+  // executables are made): the steps of compilation `c` of the `outputs` of
+  // `trace`, with slots for its values and where a run finds their sizes.
+  static std::unique_ptr<Executable> assemble(const ir::Graph& trace, std::span<const ir::ValueId> outputs,
+                                              const Compilation& c);
 
   // Runs on graph `g` (same structure and outputs as the one built from)
   // and returns the outputs, in the order given to build(); adds the bytes
@@ -149,6 +141,9 @@ class Executable {
   };
 
   class Builder;
+  // Nodes of the cone of `outputs`, operands before users (iterative: traces
+  // may hold 10^5 nodes in one chain).
+  static std::vector<ir::NodeId> post_order(const ir::Graph& g, std::span<const ir::ValueId> outputs);
   void run_step(const Step& step, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots, Stack& stack,
                 uint64_t* bytes_allocated) const;
   void run_kernel_step(const KernelStep& k, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots,

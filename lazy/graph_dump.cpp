@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "codegen_cuda/device_kernel.h"
+#include "codegen_llvm/compiled_kernel.h"
 #include "ir/printer.h"
 #include "passes/dot.h"
 
@@ -28,34 +30,67 @@ void GraphDump::write(std::string_view file, std::string_view text) const {
   out << text;
 }
 
-void GraphDump::program(std::string_view name, const passes::Program& p) const {
-  if (dir_.empty()) return;
-  write(std::string(name) + ".ir", ir::print_graph(p.graph, p.outputs));
+void GraphDump::write(CompileStep step, std::string_view suffix, std::string_view text) const {
+  write(absl::StrCat(static_cast<int>(step) + 1, "_", std::string(step_name(step)), std::string(suffix)), text);
 }
 
-void GraphDump::kernel_code(size_t k, std::string_view ext, std::string_view code) const {
+void GraphDump::after_pass(std::string_view pass, const passes::Program& p) {
   if (dir_.empty()) return;
-  write(absl::StrCat("kernel_", k, ".", std::string(ext)), code);
+  char number[16];
+  std::snprintf(number, sizeof number, "_%02d_", ++passes_);
+  write(CompileStep::Canonicalise, absl::StrCat(number, std::string(pass), ".ir"), ir::print_graph(p.graph, p.outputs));
 }
 
-void GraphDump::plan(const passes::Program& p, const passes::FusionPlan& plan,
-                     std::span<const passes::PassStat> stats) const {
+void GraphDump::after_step(CompileStep step, const Compilation& c) {
   if (dir_.empty()) return;
-  write("plan.txt", passes::print_plan(p.graph, plan));
+  const passes::FusionPlan& plan = c.plan;
+  switch (step) {
+    case CompileStep::CopyCone: write(step, ".ir", ir::print_graph(c.program.graph, c.program.outputs)); break;
+    case CompileStep::Canonicalise: break;  // after each pass
+    case CompileStep::PlanFusion: {
+      std::string decisions;
+      for (const std::string& d : plan.decisions) absl::StrAppend(&decisions, d, "\n");
+      write(step, ".txt", decisions);
+      break;
+    }
+    case CompileStep::Lower: write(step, ".txt", passes::print_plan(c.program.graph, plan)); break;
+    case CompileStep::GenerateCode: {
+      size_t k = 0;
+      for (size_t i = 0; i < plan.groups.size(); ++i) {
+        if (!plan.groups[i].is_kernel()) continue;
+        const std::string kernel = absl::StrCat("_kernel_", k++);
+        write(step, kernel + ".kir", ir::print_kernel(plan.groups[i].kernel));
+        if (c.code[i].cpu) write(step, kernel + ".ll", c.code[i].cpu->llvm_ir());
+        if (c.code[i].cuda) write(step, kernel + ".cu", c.code[i].cuda->source().code);
+      }
+      break;
+    }
+    case CompileStep::PlanBuffers: write(step, ".txt", passes::print_buffer_plan(plan, c.buffers)); break;
+    case CompileStep::Assemble:
+      write(step, ".txt", passes::print_plan(c.program.graph, plan));
+      summary(c);
+      break;
+  }
+}
+
+void GraphDump::summary(const Compilation& c) const {
+  const passes::Program& p = c.program;
+  const passes::FusionPlan& plan = c.plan;
   std::ostringstream summary;
   summary << "nodes: " << p.graph.num_nodes() << "\ngroups: " << plan.groups.size()
           << "\nkernels: " << plan.num_kernels() << "\neager steps: " << plan.num_eager() << "\n";
-  size_t k = 0;
   for (const passes::FusionGroup& g : plan.groups) {
-    if (g.is_kernel()) {
-      write(absl::StrCat("kernel_", k++, ".kir"), ir::print_kernel(g.kernel));
-    } else {
-      summary << "  eager " << ir::print_node(p.graph, g.nodes[0]) << "\n    not fused: " << g.reason << "\n";
-    }
+    if (!g.is_kernel()) summary << "  eager " << ir::print_node(p.graph, g.nodes[0]) << "\n    not fused: " << g.reason << "\n";
+  }
+  char line[160];
+  summary << "steps:\n";
+  for (size_t s = 0; s < kNumCompileSteps; ++s) {
+    std::snprintf(line, sizeof line, "  %-14s %8.1f us\n", std::string(step_name(static_cast<CompileStep>(s))).c_str(),
+                  c.ms[s] * 1e3);
+    summary << line;
   }
   summary << "passes:\n";
-  for (const passes::PassStat& s : stats) {
-    char line[160];
+  for (const passes::PassStat& s : c.pass_stats) {
     std::snprintf(line, sizeof line, "  %-10s %8.1f us  %-9s  nodes %zu -> %zu\n", s.name.c_str(),
                   static_cast<double>(s.time.count()) / 1e3, s.changed ? "changed" : "unchanged", s.nodes_before,
                   s.nodes_after);

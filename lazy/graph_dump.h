@@ -1,39 +1,43 @@
 // LZ_DUMP=<dir> (or Settings::dump_dir): every graph the executable cache
-// compiles is written to <dir>/graph_<hash>/:
-//   00_traced.ir, 01_<pass>.ir, ...   the IR before and after each pass
-//   plan.txt                          the fusion groups with their kernel IR
-//   kernel_<k>.kir                    each kernel's IR
-//   kernel_<k>.ll                     its optimised LLVM IR (LLVM code generator)
+// compiles is written to <dir>/graph_<hash>/, one file per compile step
+// (lazy/compile.h), numbered and named after it:
+//   1_copy_cone.ir                     the traced cone
+//   2_canonicalise_<nn>_<pass>.ir      the IR after each pass
+//   3_plan_fusion.txt                  the planner's decisions, one per line
+//   4_lower.txt                        the fusion groups with their kernel IR
+//   5_generate_code_kernel_<k>.kir     each kernel the executable runs, its IR
+//   5_generate_code_kernel_<k>.ll      and its optimised LLVM IR (or .cu: CUDA)
+//   6_plan_buffers.txt                 releases and in-place outputs per group
+//   7_assemble.txt                     the executable's plan (fallbacks split)
+//   summary.txt                        nodes, groups, kernels, eager steps and
+//                                      why each was not fused, step and pass times
 //   graph.dot (and graph.svg when graphviz's dot is installed)
-//   summary.txt                       nodes, groups, kernels, eager steps and
-//                                     why each was not fused, pass timings
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
 
-#include "passes/fusion_plan.h"
-#include "passes/pass_manager.h"
-#include "passes/program.h"
+#include "lazy/compile.h"
 
 namespace lz::lazy {
 
-class GraphDump {
+class GraphDump final : public CompileObserver {
  public:
   // Does nothing when `dir` is empty.
   GraphDump(const std::string& dir, uint64_t graph_hash);
-
-  void program(std::string_view name, const passes::Program& p) const;
-  void plan(const passes::Program& p, const passes::FusionPlan& plan, std::span<const passes::PassStat> stats) const;
-  // The generated code of kernel k (numbered as in plan()); `ext` names the language.
-  void kernel_code(size_t k, std::string_view ext, std::string_view code) const;
   bool enabled() const { return !dir_.empty(); }
 
+  void after_pass(std::string_view pass, const passes::Program& p) override;
+  void after_step(CompileStep step, const Compilation& c) override;
+
  private:
+  // Writes <dir>/<n>_<step><suffix>.
+  void write(CompileStep step, std::string_view suffix, std::string_view text) const;
   void write(std::string_view file, std::string_view text) const;
+  void summary(const Compilation& c) const;
   std::string dir_;
+  int passes_ = 0;
 };
 
 }  // namespace lz::lazy

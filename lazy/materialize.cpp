@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "core/error.h"
+#include "lazy/compile.h"
 #include "lazy/eager_check.h"
 #include "lazy/executable_cache.h"
 #include "lazy/config.h"
@@ -89,7 +90,7 @@ struct RunResult {
 // those it does carry its error.
 RunResult run_isolating_failures(const ir::Graph& g, std::span<const ir::ValueId> outputs) {
   RunResult r;
-  const std::unique_ptr<Executable> reference = Executable::build(g, outputs, BuildOptions::reference());
+  const std::unique_ptr<Executable> reference = compile(g, outputs, CompileOptions::reference());
   r.values = reference->run(g, outputs, &r.bytes_allocated, &r.errors);
   return r;
 }
@@ -116,7 +117,7 @@ std::exception_ptr Trace::materialize(SyncCause cause) {
       exe = ExecutableCache::instance().lookup(key, graph_, outputs, &miss_reason);
       hit = exe != nullptr;
       if (!exe) {
-        exe = Executable::build(graph_, outputs);
+        exe = compile(graph_, outputs);
         if (miss_reason == "new graph") miss_reason = ExecutableCache::instance().explain_new_graph(*exe);
         ExecutableCache::instance().insert(key, exe);
         warn_if_recompiling(key, miss_reason, cause);

@@ -126,6 +126,7 @@ std::string LazyMetrics::report() const {
   print_map(os, "not fused (op: reason)", not_fused);
   print_map(os, "code generator failures", codegen_failures);
   print_map(os, "step time in ms (LZ_PROFILE_STEPS)", step_ms);
+  print_map(os, "compile time in ms by pipeline step", compile_ms);
   return os.str();
 }
 
@@ -212,6 +213,11 @@ void count_compile(uint64_t kernels, std::span<const std::string> not_fused) {
   std::lock_guard<std::mutex> lock(metrics_mutex());
   state().kernels_compiled += kernels;
   for (const std::string& what : not_fused) increment(state().not_fused, what, 1);
+}
+
+void count_compile_ms(std::span<const std::pair<std::string_view, double>> per_step) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  for (const auto& [step, ms] : per_step) increment(state().compile_ms, step, ms);
 }
 
 }  // namespace detail

@@ -56,7 +56,13 @@ struct LazyMetrics {
   // With LZ_PROFILE_STEPS: milliseconds in executable steps, per operator
   // for eager steps and under kFusedKernels for the kernels.
   std::map<std::string, double, std::less<>> step_ms;
+  // Milliseconds cache misses spent in each step of the compile pipeline
+  // (lazy/compile.h names them: copy_cone, canonicalise, plan_fusion, ...).
+  std::map<std::string, double, std::less<>> compile_ms;
   static constexpr std::string_view kFusedKernels = "fused kernels";
+  // step_ms's key for the matrix products (mm, bmm, addmm) together: the
+  // floor under a training step.
+  static constexpr std::string_view kMatrixProducts = "matrix products";
 
   // A readable multi-line report of the non-zero counters.
   std::string report() const;
@@ -87,6 +93,7 @@ void count_kernels(uint64_t launched);
 // One profiled run's step times: (operator or kFusedKernels, ms) pairs.
 void count_step_ms(std::span<const std::pair<std::string_view, double>> per_step);
 void count_compile(uint64_t kernels, std::span<const std::string> not_fused);
+void count_compile_ms(std::span<const std::pair<std::string_view, double>> per_step);
 void count_codegen_failure(const std::string& reason);
 void count_interpreted();
 void set_cache_size(uint64_t size);

@@ -494,7 +494,6 @@ void Planner::finish(FusionPlan& plan) {
     }
   }
 
-  std::vector<uint8_t> in_group(g_.num_nodes(), 0);
   for (uint32_t u : order) {
     Unit& unit = units_[u];
     std::sort(unit.nodes.begin(), unit.nodes.end());
@@ -516,11 +515,10 @@ void Planner::finish(FusionPlan& plan) {
       }
     }
     if (group.outputs.empty()) continue;  // nothing it computes is used
-    for (ir::NodeId n : unit.nodes) in_group[n] = 1;
-    lower_group(g_, in_group, GroupDomain{unit.domain_value, unit.reduce_axes, unit.has_reduction}, group);
     group.domain = unit.domain_value;
+    group.reduce_axes = unit.reduce_axes;
+    group.has_reduction = unit.has_reduction;
     group.sibling_domains = unit.sibling_domains;
-    for (ir::NodeId n : unit.nodes) in_group[n] = 0;
     plan.groups.push_back(std::move(group));
   }
 }

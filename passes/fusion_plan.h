@@ -1,6 +1,6 @@
 // The fusion plan: a program's nodes partitioned into groups, in execution
-// order. A fused group is one kernel (kernel IR, ir/kernel_ir.h) with the
-// graph values bound to its buffers; an eager group is one node run through
+// order. A fused group is one kernel (kernel IR, ir/kernel_ir.h, once
+// lowered) with the graph values bound to its buffers; an eager group is one node run through
 // its eager kernel, with the reason it was not fused. The cost model that
 // decides the partition is documented in passes/fusion.h.
 #pragma once
@@ -20,15 +20,18 @@ struct FusionGroup {
   std::vector<ir::ValueId> outputs;  // values it produces that later groups or the program need
   std::string reason;                // Eager: why the node was not fused
 
-  // Kernel groups only.
+  // Kernel groups only. Fusion planning decides the domain: the value whose
+  // sizes are the kernel's loop domain, and the axes it reduces (a row
+  // kernel); lowering (lower_group.h) fills in the kernel and its bindings.
+  ir::ValueId domain = 0;
+  uint64_t reduce_axes = 0;
+  bool has_reduction = false;
   ir::Kernel kernel;
   std::vector<ir::ValueId> buffer_values;  // kernel buffer b holds graph value buffer_values[b]
   std::vector<ir::ValueId> shape_refs;     // kernel shape reference k: the sizes of this value
   std::vector<uint32_t> params;            // kernel parameter k: graph scalar pool index
-  // The value whose sizes are the kernel's loop domain, and the domains of
-  // independent kernels merged into this one (passes/fusion.h): a run is
-  // right only while their sizes equal the domain's.
-  ir::ValueId domain = 0;
+  // The domains of independent kernels merged into this one
+  // (passes/fusion.h): a run is right only while their sizes equal the domain's.
   std::vector<ir::ValueId> sibling_domains;
 
   bool is_kernel() const { return kind == Kind::Kernel; }

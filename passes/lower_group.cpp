@@ -124,8 +124,8 @@ using Chain = std::vector<ir::ViewStep>;
 
 class GroupLowering {
  public:
-  GroupLowering(const ir::Graph& g, const std::vector<uint8_t>& in_group, const GroupDomain& d, FusionGroup& group)
-      : g_(g), in_group_(in_group), d_(d), group_(group), b_(&group.kernel) {}
+  GroupLowering(const ir::Graph& g, const std::vector<uint8_t>& in_group, FusionGroup& group)
+      : g_(g), in_group_(in_group), group_(group), b_(&group.kernel) {}
 
   void run();
   ir::ExprId value_expr(ir::ValueId v, const Chain& chain);
@@ -140,7 +140,6 @@ class GroupLowering {
 
   const ir::Graph& g_;
   const std::vector<uint8_t>& in_group_;
-  GroupDomain d_;
   FusionGroup& group_;
   ir::KernelBuilder b_;
   absl::flat_hash_map<ir::ValueId, uint32_t> shape_refs_;
@@ -198,13 +197,13 @@ uint32_t GroupLowering::buffer(ir::ValueId v, bool output) {
 // values and reduced values with kept dims, an unsqueeze per reduced axis
 // otherwise.
 Chain GroupLowering::alignment(ir::ValueId v) const {
-  const SizeVec& domain = shape(d_.domain_value);
-  if (shape(v) == domain || !d_.has_reduction || is_reduced_shape(shape(v), domain, d_.reduce_axes, true)) {
+  const SizeVec& domain = shape(group_.domain);
+  if (shape(v) == domain || !group_.has_reduction || is_reduced_shape(shape(v), domain, group_.reduce_axes, true)) {
     return {};
   }
   Chain c;
   for (size_t a = 0; a < domain.size(); ++a) {
-    if ((d_.reduce_axes >> a) & 1) c.push_back(ir::ViewStep{ir::ViewStep::Kind::Unsqueeze, {static_cast<int64_t>(a)}});
+    if ((group_.reduce_axes >> a) & 1) c.push_back(ir::ViewStep{ir::ViewStep::Kind::Unsqueeze, {static_cast<int64_t>(a)}});
   }
   return c;
 }
@@ -258,10 +257,10 @@ ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
 
 void GroupLowering::run() {
   ir::Kernel& k = group_.kernel;
-  const SizeVec& domain = shape(d_.domain_value);
+  const SizeVec& domain = shape(group_.domain);
   k.rank = static_cast<uint32_t>(domain.size());
-  k.reduce_axes = d_.reduce_axes;
-  k.domain_shape = shape_ref(d_.domain_value);
+  k.reduce_axes = group_.reduce_axes;
+  k.domain_shape = shape_ref(group_.domain);
   // The first operators name the kernel; "_and<n>" counts the others.
   k.name = "fused";
   for (size_t i = 0; i < group_.nodes.size() && i < 4; ++i) k.name += "_" + g_.node(group_.nodes[i]).op->schema.name();
@@ -269,7 +268,7 @@ void GroupLowering::run() {
   for (ir::ValueId v : group_.outputs) {
     const Chain align = alignment(v);
     const ir::ExprId e = value_expr(v, align);
-    const bool reduced = d_.has_reduction && shape(v) != domain;
+    const bool reduced = group_.has_reduction && shape(v) != domain;
     const uint32_t access = b_.add_access(ir::Access{buffer(v, true), align});
     b_.add_store(access, e, reduced);
   }
@@ -282,9 +281,14 @@ void GroupLowering::run() {
 
 }  // namespace
 
-void lower_group(const ir::Graph& g, const std::vector<uint8_t>& in_group, const GroupDomain& domain,
-                 FusionGroup& group) {
-  GroupLowering(g, in_group, domain, group).run();
+void lower_groups(const ir::Graph& g, FusionPlan& plan) {
+  std::vector<uint8_t> in_group(g.num_nodes(), 0);
+  for (FusionGroup& group : plan.groups) {
+    if (!group.is_kernel()) continue;
+    for (ir::NodeId n : group.nodes) in_group[n] = 1;
+    GroupLowering(g, in_group, group).run();
+    for (ir::NodeId n : group.nodes) in_group[n] = 0;
+  }
 }
 
 }  // namespace lz::passes

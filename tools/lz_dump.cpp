@@ -1,7 +1,8 @@
-// lz-dump: reads a graph in the IR text form (ir/printer.h), runs the pass
-// pipeline and the fusion planner on it the way materialisation would, and
-// prints what happened: the IR after each pass, the final IR, the fusion
-// plan, each kernel's IR, pass statistics and a Graphviz DOT picture.
+// lz-dump: reads a graph in the IR text form (ir/printer.h), compiles it the
+// way materialisation would, and prints what happened: the IR after each
+// pass, the final IR, the fusion plan, each kernel's IR and generated code,
+// step and pass statistics and a Graphviz DOT picture (lazy/explain.h
+// describes; this file is the command line).
 //
 // Exit codes: 0 ok, 2 bad arguments or input (never a crash on bad input).
 #include <algorithm>
@@ -11,23 +12,12 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
 #include <string>
 #include <string_view>
-#include <vector>
 
-#include "codegen_cuda/cuda_prelude.h"
-#include "codegen_cuda/cuda_source.h"
-#include "codegen_llvm/compiled_kernel.h"
-#include "codegen_llvm/jit_engine.h"
-#include "ir/kernel_ir.h"
-#include "ir/parser.h"
-#include "ir/printer.h"
-#include "ir/verifier.h"
-#include "passes/dot.h"
-#include "passes/fusion.h"
-#include "passes/graph_rewriter.h"
-#include "passes/pass_manager.h"
+#include <lazuli/lazuli.h>
+
+#include "lazy/explain.h"
 
 namespace {
 
@@ -35,7 +25,8 @@ constexpr std::string_view kUsage =
     R"(usage: lz-dump [options] INPUT.ir
 
 Reads a graph in Lazuli's IR text form (INPUT "-" reads stdin), runs the
-pass pipeline and the fusion planner on it, and prints the result.
+compile pipeline on it (passes, fusion planning, lowering, code
+generation), and prints the result.
 
 options:
   --passes=SPEC     comma-separated pass pipeline (dce, cse, fold, simplify,
@@ -50,7 +41,8 @@ options:
                                unit-stride variant), or why it cannot compile
                       cuda     each kernel's generated CUDA C++ (the
                                shared prelude once, then the kernels)
-                      stats    per-pass name, time, changed, node counts
+                      stats    each compile step's time (lazy/compile.h),
+                               then per-pass name, time, changed, node counts
                       dot      Graphviz DOT of the program and its plan
                     or "all" (all but llvm and cuda) or "none". Default: ir,plan.
   -o FILE           write the printed output to FILE instead of stdout
@@ -61,18 +53,7 @@ options:
 exit status: 0 on success, 2 on bad arguments or input.
 )";
 
-// What --print selects, in the order it is printed.
-struct Sections {
-  bool passes = false;
-  bool ir = true;
-  bool plan = true;
-  bool kernels = false;
-  bool llvm = false;
-  bool cuda = false;
-  bool stats = false;
-  bool dot = false;
-  int count() const { return passes + ir + plan + kernels + llvm + cuda + stats + dot; }
-};
+using Sections = lz::lazy::ExplainSections;
 
 struct Options {
   std::string passes = "default";
@@ -194,130 +175,27 @@ void render_svg(const std::string& dot_file) {
   std::cerr << "lz-dump: wrote " << dot_file << " and " << svg << "\n";
 }
 
-std::string stats_table(const std::vector<lz::passes::PassStat>& stats) {
-  std::ostringstream os;
-  char line[160];
-  std::snprintf(line, sizeof line, "%-12s %10s  %-7s  %12s %12s\n", "pass", "time_us", "changed", "nodes_before",
-                "nodes_after");
-  os << line;
-  for (const auto& s : stats) {
-    std::snprintf(line, sizeof line, "%-12s %10.1f  %-7s  %12zu %12zu\n", s.name.c_str(),
-                  static_cast<double>(s.time.count()) / 1000.0, s.changed ? "yes" : "no", s.nodes_before,
-                  s.nodes_after);
-    os << line;
-  }
-  if (stats.empty()) os << "(no passes ran)\n";
-  return os.str();
-}
-
 int run(const Options& o) {
-  using namespace lz;
   const std::string text = read_input(o.input);
   const std::string source = o.input == "-" ? "<stdin>" : o.input;
-
-  ir::ParsedGraph parsed;
+  lz::lazy::ExplainOptions options;
+  options.passes = o.passes;
+  options.fuse = o.fuse;
+  options.print = o.print;
+  options.want_dot = !o.dot_file.empty();
+  lz::lazy::Explanation explained;
   try {
-    parsed = ir::parse_graph(text);
+    explained = lz::lazy::explain_graph(text, options);
   } catch (const lz::Error& e) {
     throw UsageError{source + ": " + e.what()};
   }
-  if (parsed.outputs.empty()) throw UsageError{source + ": the graph returns nothing (add a 'return %k' line)"};
-  // The parser builds what the text says; a hand-written graph may still
-  // break an invariant the passes rely on, so check it before they run.
-  try {
-    ir::verify_graph(parsed.graph, parsed.outputs);
-  } catch (const lz::Error& e) {
-    throw UsageError{source + ": invalid graph: " + e.what()};
-  }
-
-  passes::Program program = passes::copy_cone(parsed.graph, parsed.outputs);
-  passes::PassManager pm = passes::make_pipeline(o.passes == "none" ? std::string_view() : o.passes);
-
-  std::ostringstream out;
-  const bool headers = o.print.count() > 1;
-  auto section = [&](std::string_view title) {
-    if (headers) out << "=== " << title << " ===\n";
-  };
-  if (o.print.passes) {
-    out << "=== input ===\n" << ir::print_graph(program.graph, program.outputs);
-    pm.set_dump_hook([&](std::string_view pass, const passes::Program& after) {
-      out << "=== after " << pass << " ===\n" << ir::print_graph(after.graph, after.outputs);
-    });
-  }
-  pm.run(program);
-
-  passes::FusionOptions fusion;
-  fusion.fuse = o.fuse;
-  const passes::FusionPlan plan = passes::plan_fusion(program, fusion);
-
-  if (o.print.ir) {
-    section("ir");
-    out << ir::print_graph(program.graph, program.outputs);
-  }
-  if (o.print.plan) {
-    section("plan");
-    out << passes::print_plan(program.graph, plan);
-  }
-  if (o.print.kernels) {
-    section("kernels");
-    for (size_t i = 0; i < plan.groups.size(); ++i) {
-      const passes::FusionGroup& g = plan.groups[i];
-      if (!g.is_kernel()) continue;
-      out << "# group " << i << ": kernel " << g.kernel.name << "\n" << ir::print_kernel(g.kernel);
-    }
-    if (plan.num_kernels() == 0) out << "(no kernels)\n";
-  }
-  if (o.print.llvm) {
-    section("llvm");
-    for (size_t i = 0; i < plan.groups.size(); ++i) {
-      const passes::FusionGroup& g = plan.groups[i];
-      if (!g.is_kernel()) continue;
-      out << "; group " << i << ": kernel " << g.kernel.name << "\n";
-      try {
-        out << codegen_llvm::CompiledKernel(g.kernel).llvm_ir();
-      } catch (const codegen_llvm::CompileFailure& f) {
-        out << "; cannot compile: " << f.reason << "\n";
-      }
-    }
-    if (plan.num_kernels() == 0) out << "; (no kernels)\n";
-  }
-  if (o.print.cuda) {
-    section("cuda");
-    bool prelude = false;
-    for (size_t i = 0; i < plan.groups.size(); ++i) {
-      const passes::FusionGroup& g = plan.groups[i];
-      if (!g.is_kernel()) continue;
-      try {
-        const codegen_cuda::CudaSource src = codegen_cuda::generate_cuda_source(g.kernel);
-        const std::string_view pre = codegen_cuda::cuda_prelude();
-        if (!prelude) out << pre;
-        prelude = true;
-        out << "\n// group " << i << ": kernel " << g.kernel.name << " (" << (src.row_kernel ? "one block per row" : "grid-stride")
-            << ")" << std::string_view(src.code).substr(pre.size());
-      } catch (const Error& e) {
-        out << "// group " << i << ": kernel " << g.kernel.name << ": cannot generate CUDA: " << e.what() << "\n";
-      }
-    }
-    if (plan.num_kernels() == 0) out << "// (no kernels)\n";
-  }
-  if (o.print.stats) {
-    section("stats");
-    out << stats_table(pm.stats());
-  }
-  const bool want_dot = o.print.dot || !o.dot_file.empty();
-  const std::string dot = want_dot ? passes::to_dot(program, &plan) : std::string();
-  if (o.print.dot) {
-    section("dot");
-    out << dot;
-  }
-
   if (o.output.empty()) {
-    std::cout << out.str() << std::flush;
+    std::cout << explained.text << std::flush;
   } else {
-    write_file(o.output, out.str());
+    write_file(o.output, explained.text);
   }
   if (!o.dot_file.empty()) {
-    write_file(o.dot_file, dot);
+    write_file(o.dot_file, explained.dot);
     render_svg(o.dot_file);
   }
   return 0;

@@ -131,7 +131,7 @@ TEST_CASE("dumps hold each kernel's LLVM IR and metrics report the compiles", "[
   (lz::softmax(x.to_lazy(), -1) * 3).to_eager();
   bool found = false;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-    if (entry.path().filename() != "kernel_0.ll") continue;
+    if (entry.path().filename() != "5_generate_code_kernel_0.ll") continue;
     std::ifstream in(entry.path());
     std::stringstream text;
     text << in.rdbuf();

@@ -3,10 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "ir/parser.h"
+#include "passes/buffer_plan.h"
 #include "passes/fusion.h"
 #include "passes/graph_rewriter.h"
+#include "passes/lower_group.h"
 
 namespace {
 
@@ -22,6 +25,7 @@ Planned plan_of(const std::string& text) {
   Planned p;
   p.program = lz::passes::copy_cone(parsed.graph, parsed.outputs);
   p.plan = lz::passes::plan_fusion(p.program);
+  lz::passes::lower_groups(p.program.graph, p.plan);
   return p;
 }
 
@@ -176,6 +180,35 @@ TEST_CASE("fusion plan: random operators and operators without lowering stay eag
 })");
   CHECK(group_kinds(p.plan) == "EK");
   CHECK(p.plan.groups[0].reason.find("random") != std::string::npos);
+}
+
+TEST_CASE("buffer plan: intermediates are released after their last reader and outputs take over inputs", "[fusion]") {
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[4, 4] = input 0
+  %1 : f32[4, 4] = exp(%0)
+  %2 : f32[4, 4] = mm(%1, %1)
+  %3 : f32[4, 4] = sin(%2)
+  return %3
+})");
+  REQUIRE(group_kinds(p.plan) == "KEK");
+  const lz::passes::BufferPlan buffers = lz::passes::plan_buffers(p.program, p.plan);
+  REQUIRE(buffers.release_after.size() == 3);
+  // The graph input (the user's tensor) and the output are never released.
+  CHECK(buffers.release_after[0].empty());
+  CHECK(buffers.release_after[1] == std::vector<lz::ir::ValueId>{1});
+  CHECK(buffers.release_after[2] == std::vector<lz::ir::ValueId>{2});
+  // exp reads the user's input, which it may not write; sin reads mm's
+  // result last, point for point, so it may write into it.
+  CHECK(buffers.reuse[0] == std::vector<int32_t>{-1, -1});
+  CHECK(buffers.reuse[1].empty());
+  const lz::passes::FusionGroup& sin = p.plan.groups[2];
+  REQUIRE(sin.buffer_values.size() == 2);
+  const size_t out = sin.kernel.buffers[0].output ? 0 : 1;
+  std::vector<int32_t> expected(2, -1);
+  expected[out] = static_cast<int32_t>(1 - out);
+  CHECK(buffers.reuse[2] == expected);
+  CHECK(lz::passes::print_buffer_plan(p.plan, buffers).find("group 1 eager\n  release after: %1\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("fusion plan: with fusion off every node is an eager step", "[fusion]") {

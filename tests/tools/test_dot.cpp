@@ -10,6 +10,7 @@
 #include "passes/dot.h"
 #include "passes/fusion.h"
 #include "passes/graph_rewriter.h"
+#include "passes/lower_group.h"
 
 using namespace lz;
 using namespace lz::passes;
@@ -99,7 +100,8 @@ TEST_CASE("to_dot without a plan: nodes, edges, kinds and outputs") {
 
 TEST_CASE("to_dot with a plan: kernel clusters and highlighted eager steps") {
   const Program p = program();
-  const FusionPlan plan = plan_fusion(p);
+  FusionPlan plan = plan_fusion(p);
+  lower_groups(p.graph, plan);
   REQUIRE(plan.num_kernels() >= 1);
   const std::string dot = to_dot(p, &plan);
 

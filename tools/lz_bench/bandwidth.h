@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/device.h"
+#include <lazuli/lazuli.h>
 
 namespace lz::bench_runner {
 

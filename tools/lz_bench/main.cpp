@@ -14,8 +14,9 @@
 #include <string>
 #include <string_view>
 
+#include <lazuli/lazuli.h>
+
 #include "bandwidth.h"
-#include "core/cuda.h"
 #include "report.h"
 #include "runner.h"
 #include "workloads.h"

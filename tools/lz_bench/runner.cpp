@@ -4,7 +4,6 @@
 #include <chrono>
 #include <sstream>
 
-#include "core/dispatcher.h"
 #include "lazy/config.h"
 
 namespace lz::bench_runner {
@@ -54,14 +53,6 @@ double timed_ms(const Workload::Step& step, int rounds, bool lazy, Device device
   return ms_since(t0);
 }
 
-// The matrix products of a step: the floor under a training step.
-bool is_matrix_product(std::string_view op_name) {
-  const std::optional<OperatorHandle> op = Dispatcher::singleton().find(op_name);
-  if (!op) return false;
-  const OpId id = op->id();
-  return id == OpId::mm || id == OpId::bmm || id == OpId::addmm;
-}
-
 struct StepProfile {
   double wall_ms = 0, matmul_ms = 0, steps_ms = 0;
   std::vector<std::pair<std::string, double>> other_ms;  // costliest first
@@ -84,7 +75,7 @@ StepProfile profile_steps(const Workload::Step& step, int runs, Device device) {
       auto it = before.step_ms.find(op);
       const double d = ms - (it == before.step_ms.end() ? 0.0 : it->second);
       p.steps_ms += d;
-      if (is_matrix_product(op)) {
+      if (op == lazy::LazyMetrics::kMatrixProducts) {
         p.matmul_ms += d;
       } else if (d > 0) {
         p.other_ms.emplace_back(op, d);

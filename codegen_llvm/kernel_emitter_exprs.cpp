@@ -1,0 +1,178 @@
+// The Emitter's expressions (kernel_emitter_impl.h): loads and stores of
+// the accesses at a point or a vector of points, the evaluation of the
+// kernel's expressions there (Eval), uniform expressions and the scratch
+// rows of cache_stages variants. Separate from the loops that call them
+// (kernel_emitter.cpp, kernel_emitter_stages.cpp).
+#include <algorithm>
+#include <memory>
+
+#include <llvm/IR/IRBuilder.h>
+
+#include "codegen_llvm/kernel_emitter_impl.h"
+#include "codegen_llvm/value_ops.h"
+
+namespace lz::codegen_llvm::detail {
+
+// Memory of access `a` at offset j (elements) of the segment starting at ptrs[a].
+Value* Emitter::load(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j) {
+  const ScalarType t = buffer_dtype(a);
+  llvm::Type* mem = memory_type(c_, t);
+  const unsigned w = ops.width();
+  const llvm::Align align(mem->getPrimitiveSizeInBits() / 8);
+  const StrideClass cls = spec_.classes[a];
+  Value* raw;
+  if (cls == StrideClass::Broadcast && hoisted_[a] != nullptr) {
+    raw = w > 1 ? b_.CreateVectorSplat(w, hoisted_[a]) : hoisted_[a];
+  } else if (w == 1 || cls == StrideClass::Broadcast) {
+    Value* at = cls == StrideClass::Broadcast ? ptrs[a] : element(ptrs, a, j);
+    raw = b_.CreateAlignedLoad(mem, at, align);
+    if (w > 1) raw = b_.CreateVectorSplat(w, raw);
+  } else if (cls == StrideClass::Unit) {
+    auto* vt = llvm::FixedVectorType::get(mem, w);
+    Value* p = b_.CreateBitCast(b_.CreateGEP(mem, ptrs[a], j), llvm::PointerType::getUnqual(vt));
+    raw = b_.CreateAlignedLoad(vt, p, align);
+  } else {
+    raw = b_.CreateMaskedGather(llvm::FixedVectorType::get(mem, w), lane_pointers(ptrs, a, j, w), align);
+  }
+  return ops.from_memory(raw, t);
+}
+
+Value* Emitter::element(const Ptrs& ptrs, uint32_t a, Value* j) {
+  llvm::Type* mem = memory_type(c_, buffer_dtype(a));
+  switch (spec_.classes[a]) {
+    case StrideClass::Broadcast: return ptrs[a];
+    case StrideClass::Unit: return b_.CreateGEP(mem, ptrs[a], j);
+    case StrideClass::Strided: return b_.CreateGEP(mem, ptrs[a], b_.CreateMul(j, seg_stride_[a]));
+  }
+  return ptrs[a];
+}
+
+Value* Emitter::lane_pointers(const Ptrs& ptrs, uint32_t a, Value* j, unsigned w) {
+  llvm::SmallVector<llvm::Constant*, 16> lanes;
+  for (unsigned l = 0; l < w; ++l) lanes.push_back(b_.getInt64(l));
+  Value* idx = b_.CreateAdd(b_.CreateVectorSplat(w, j), llvm::ConstantVector::get(lanes));
+  if (spec_.classes[a] != StrideClass::Unit) idx = b_.CreateMul(idx, b_.CreateVectorSplat(w, seg_stride_[a]));
+  return b_.CreateGEP(memory_type(c_, buffer_dtype(a)), ptrs[a], idx);
+}
+
+// `aligned`: the vector store's address is a multiple of its size (or of
+// 64 bytes), so a streaming variant may write it non-temporally.
+void Emitter::store(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j, Value* v, bool aligned) {
+  const ScalarType t = buffer_dtype(a);
+  llvm::Type* mem = memory_type(c_, t);
+  const unsigned bytes = mem->getPrimitiveSizeInBits() / 8;
+  Value* raw = ops.to_memory(v, t);
+  const unsigned w = ops.width();
+  if (w == 1) {
+    b_.CreateAlignedStore(raw, element(ptrs, a, j), llvm::Align(bytes));
+  } else if (spec_.classes[a] == StrideClass::Unit) {
+    auto* vt = llvm::FixedVectorType::get(mem, w);
+    Value* at = b_.CreateBitCast(b_.CreateGEP(mem, ptrs[a], j), llvm::PointerType::getUnqual(vt));
+    if (!aligned) {
+      b_.CreateAlignedStore(raw, at, llvm::Align(bytes));
+      return;
+    }
+    llvm::StoreInst* st = b_.CreateAlignedStore(raw, at, llvm::Align(std::min(64u, w * bytes)));
+    st->setMetadata(llvm::LLVMContext::MD_nontemporal,
+                    llvm::MDNode::get(c_, {llvm::ConstantAsMetadata::get(b_.getInt32(1))}));
+  } else {
+    // Lanes in order: with a broadcast store the last point's value wins, as in the interpreter.
+    b_.CreateMaskedScatter(raw, lane_pointers(ptrs, a, j, w), llvm::Align(bytes));
+  }
+}
+
+Emitter::Eval::Eval(Emitter& e, ValueOps& o, const Ptrs& p, Value* at)
+    : em(e), ops(o), ptrs(p), j(at), memo(e.k_.exprs.size(), nullptr) {}
+
+// The scalar evaluation of uniform expressions, made on first use.
+Emitter::Eval& Emitter::Eval::scalar() {
+  if (scalar_eval == nullptr) {
+    scalar_ops = std::make_unique<ValueOps>(em.b_, 1, em.spec_.math);
+    scalar_eval = std::make_unique<Eval>(em, *scalar_ops, ptrs, j);
+  }
+  return *scalar_eval;
+}
+
+Value* Emitter::Eval::get(ExprId id) {
+  if (memo[id] != nullptr) return memo[id];
+  const int32_t slot = em.group_ >= 0 && !em.cache_.slot_of.empty() ? em.cache_.slot_of[id] : -1;
+  if (slot >= 0 && em.cache_.writer[slot] != static_cast<uint32_t>(em.group_)) {
+    memo[id] = em.scratch_access(ops, slot, id, j, nullptr);
+    return memo[id];
+  }
+  Value* v = compute(id);
+  if (slot >= 0) em.scratch_access(ops, slot, id, j, v);
+  const ir::Expr& e = em.k_.exprs[id];
+  if (!(e.op == ScalarOp::Load && em.is_output(e.index))) memo[id] = v;
+  return v;
+}
+
+Value* Emitter::Eval::compute(ExprId id) {
+  const ir::Expr& e = em.k_.exprs[id];
+  Value* v = nullptr;
+  switch (e.op) {
+    case ScalarOp::Load: {
+      const ScalarType bt = em.buffer_dtype(e.index);
+      v = ops.convert(em.load(ops, ptrs, e.index, j), bt, e.dtype);
+      break;
+    }
+    case ScalarOp::Constant: v = ops.constant(e); break;
+    case ScalarOp::Param: case ScalarOp::ReduceCount: v = ops.splat(em.leaf_[id]); break;
+    case ScalarOp::Reduced: {
+      ValueOps scalar(em.b_, 1, em.spec_.math);
+      v = ops.splat(scalar.convert(em.reduced_[e.index], em.k_.reductions[e.index].dtype, e.dtype));
+      break;
+    }
+    default: {
+      const int n = ir::arity(e.op);
+      const ScalarType operand = em.k_.exprs[e.operands[n == 3 ? 1 : 0]].dtype;
+      if (ops.width() > 1 && em.is_uniform(id)) {
+        // The same at every point (layer_norm's rsqrt of the variance):
+        // computed once as a scalar, not in every lane.
+        v = ops.splat(scalar().get(id));
+      } else if (n == 1) {
+        v = ops.unary(e.op, get(e.operands[0]), operand, e.dtype);
+      } else if (e.op == ScalarOp::Div && is_floating_point(e.dtype) && ops.width() > 1 &&
+                 em.is_uniform(e.operands[1])) {
+        v = ops.div_by_invariant(get(e.operands[0]), get(e.operands[1]), e.dtype);
+      } else if (n == 2) {
+        v = ops.binary(e.op, get(e.operands[0]), get(e.operands[1]), operand, e.dtype);
+      } else {
+        const ScalarType cond = em.k_.exprs[e.operands[0]].dtype;
+        Value* c = ops.truth(get(e.operands[0]), cond);
+        v = em.b_.CreateSelect(c, get(e.operands[1]), get(e.operands[2]));
+      }
+    }
+  }
+  return v;
+}
+
+// Whether expression `id` is the same at every point of a segment: no
+// load that moves along the segment axis feeds it.
+bool Emitter::is_uniform(ExprId id) {
+  if (uniform_.empty()) {
+    uniform_.assign(k_.exprs.size(), 1);
+    for (size_t i = 0; i < k_.exprs.size(); ++i) {
+      const ir::Expr& e = k_.exprs[i];
+      if (e.op == ScalarOp::Load) uniform_[i] = spec_.classes[e.index] == StrideClass::Broadcast && !is_output(e.index);
+      for (int o = 0; o < ir::arity(e.op); ++o) uniform_[i] &= uniform_[e.operands[o]];
+    }
+  }
+  return uniform_[id] != 0;
+}
+
+// Reads (value == nullptr) or writes the kept value of expression `id`
+// at inner point seg_first_ + j of the scratch row of `slot`.
+Value* Emitter::scratch_access(ValueOps& ops, int32_t slot, ExprId id, Value* j, Value* value) {
+  llvm::Type* elem = compute_type(c_, k_.exprs[id].dtype);
+  Value* base = b_.CreateBitCast(scratch_[static_cast<size_t>(slot)], llvm::PointerType::getUnqual(elem));
+  Value* at = b_.CreateGEP(elem, base, b_.CreateAdd(seg_first_, j));
+  llvm::Type* ty = ops.type(k_.exprs[id].dtype);
+  at = b_.CreateBitCast(at, llvm::PointerType::getUnqual(ty));
+  const llvm::Align align(elem->getPrimitiveSizeInBits() / 8);
+  if (value == nullptr) return b_.CreateAlignedLoad(ty, at, align);
+  b_.CreateAlignedStore(value, at, align);
+  return value;
+}
+
+}  // namespace lz::codegen_llvm::detail
