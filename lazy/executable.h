@@ -54,7 +54,7 @@ class Executable {
                                               const Compilation& c);
 
   // Runs on graph `g` (same structure and outputs as the one built from)
-  // and returns the outputs, in the order given to build(); adds the bytes
+  // and returns the outputs, in the order given to compile(); adds the bytes
   // its steps allocated to *bytes_allocated. A step that raises stops the
   // run, unless `errors` is given: then the step's results, and everything
   // computed from them, fail with its error, the other steps still run, and

@@ -85,8 +85,7 @@ std::string stats_table(const std::vector<passes::PassStat>& stats) {
 }  // namespace
 
 Explanation explain_graph(std::string_view ir_text, const ExplainOptions& o) {
-  ir::ParsedGraph parsed;
-  parsed = ir::parse_graph(ir_text);
+  const ir::ParsedGraph parsed = ir::parse_graph(ir_text);
   LZ_CHECK(!parsed.outputs.empty(), ValueError, "the graph returns nothing (add a 'return %k' line)");
   // The parser builds what the text says; a hand-written graph may still
   // break an invariant the passes rely on, so check it before they run.
@@ -103,7 +102,7 @@ Explanation explain_graph(std::string_view ir_text, const ExplainOptions& o) {
     if (headers) out << "=== " << title << " ===\n";
   };
   const bool want_dot = o.print.dot || o.want_dot;
-    // The sections that show the program and its kernels, printed once the
+  // The sections that show the program and its kernels, printed once the
   // plan is lowered (before any code generator fallback).
   auto print_lowered = [&](const Compilation& c) {
     const passes::Program& program = c.program;
@@ -150,8 +149,9 @@ Explanation explain_graph(std::string_view ir_text, const ExplainOptions& o) {
           const std::string_view pre = codegen_cuda::cuda_prelude();
           if (!prelude) out << pre;
           prelude = true;
-          out << "\n// group " << i << ": kernel " << g.kernel.name << " (" << (src.row_kernel ? "one block per row" : "grid-stride")
-              << ")" << std::string_view(src.code).substr(pre.size());
+          out << "\n// group " << i << ": kernel " << g.kernel.name << " ("
+              << (src.row_kernel ? "one block per row" : "grid-stride") << ")"
+              << std::string_view(src.code).substr(pre.size());
         } catch (const Error& e) {
           out << "// group " << i << ": kernel " << g.kernel.name << ": cannot generate CUDA: " << e.what() << "\n";
         }
@@ -172,7 +172,6 @@ Explanation explain_graph(std::string_view ir_text, const ExplainOptions& o) {
   }
   result.text = out.str();
   return result;
-
 }
 
 }  // namespace lz::lazy
