@@ -57,8 +57,8 @@ class CompileReport final : public CompileObserver {
     if (observer_) observer_->after_step(step, c);
   }
 
-  // The metrics and LZ_DEBUG, once the executable is assembled.
-  void finish(const Compilation& c) const {
+  // The metrics and LZ_DEBUG, once `exe` is assembled.
+  void finish(const Compilation& c, const Executable& exe) const {
     std::vector<std::string> not_fused;
     for (const passes::FusionGroup& group : c.plan.groups) {
       if (!group.is_kernel()) not_fused.push_back(c.program.graph.node(group.nodes[0]).op->name + ": " + group.reason);
@@ -79,7 +79,7 @@ class CompileReport final : public CompileObserver {
     line.back() = '\n';
     std::fputs(line.c_str(), stderr);
     for (const std::string& d : c.plan.decisions) std::fprintf(stderr, "[lazuli] fusion: %s\n", d.c_str());
-    if (debug_level_ >= 4) std::fprintf(stderr, "[lazuli] %s", passes::print_plan(c.program.graph, c.plan).c_str());
+    if (debug_level_ >= 4) std::fprintf(stderr, "[lazuli] %s", exe.plan_text().c_str());
   }
 
  private:
@@ -132,7 +132,7 @@ std::unique_ptr<Executable> compile(const ir::Graph& trace, std::span<const ir::
   report.step(Step::GenerateCode, c, [&] { c.code = generate_code(c.program, c.plan); });
   report.step(Step::PlanBuffers, c, [&] { c.buffers = passes::plan_buffers(c.program, c.plan); });
   report.step(Step::Assemble, c, [&] { exe = Executable::assemble(trace, outputs, c); });
-  report.finish(c);
+  report.finish(c, *exe);
   return exe;
 }
 
