@@ -41,12 +41,11 @@ const Arg* arg(const Graph& g, const Node& n, ArgRef r) {
   return r.index < n.num_args ? &g.args(n)[r.index] : nullptr;
 }
 
-uint64_t input_hash(uint32_t input_index, const Tensor& data) {
+uint64_t input_hash(uint32_t input_index, bool wrapped_number) {
   const uint64_t h = hash_combine(stable_hash("input"), input_index);
   // A wrapped number (a C++ scalar in x * 0.5) promotes differently from a
   // 0-dim tensor; kernels lowered for one are wrong for the other.
-  const bool wrapped = data.defined() && data.unsafe_get_impl()->is_wrapped_number();
-  return wrapped ? hash_combine(h, stable_hash("wrapped number")) : h;
+  return wrapped_number ? hash_combine(h, stable_hash("wrapped number")) : h;
 }
 
 uint64_t value_hash(uint64_t node_hash, uint32_t output_index, const TensorMeta& type) {
@@ -61,12 +60,13 @@ uint64_t value_hash(uint64_t node_hash, uint32_t output_index, const TensorMeta&
   return hash_combine(node_hash, packed);
 }
 
-ValueId Graph::add_input(const TensorMeta& type, Tensor data) {
+ValueId Graph::add_input(const TensorMeta& type, bool wrapped_number) {
   const auto node_id = static_cast<NodeId>(nodes_.size());
   const auto value_id = static_cast<ValueId>(values_.size());
   Node& n = nodes_.emplace_back();
   n.input_index = static_cast<uint32_t>(inputs_.size());
-  n.hash = input_hash(n.input_index, data);
+  n.wrapped_number = wrapped_number;
+  n.hash = input_hash(n.input_index, wrapped_number);
   n.first_output = value_id;
   n.num_outputs = 1;
   Value& v = values_.emplace_back();
@@ -74,19 +74,13 @@ ValueId Graph::add_input(const TensorMeta& type, Tensor data) {
   v.node = node_id;
   v.hash = value_hash(n.hash, 0, type);
   inputs_.push_back(value_id);
-  input_data_.push_back(std::move(data));
   return value_id;
 }
 
-uint32_t Graph::add_generator(Generator g) {
-  generators_.push_back(std::move(g));
-  return static_cast<uint32_t>(generators_.size() - 1);
-}
-
-Arg Graph::generator_arg(Generator g) {
+Arg Graph::generator_arg() {
   Arg a;
   a.kind = ArgKind::Generator;
-  a.index = add_generator(std::move(g));
+  a.index = add_generator();
   return a;
 }
 
@@ -214,9 +208,8 @@ void Graph::clear() {
   doubles_.clear();
   strings_.clear();
   scalars_.clear();
-  generators_.clear();
   inputs_.clear();
-  input_data_.clear();
+  num_generators_ = 0;
 }
 
 bool is_special_scalar(const Scalar& s) {

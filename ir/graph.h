@@ -23,6 +23,10 @@
 // is a runtime parameter too, everything else (ints, floats, lists, dtypes)
 // is an attribute and hashed.
 //
+// A graph holds no tensors and no generators: its inputs and generators are
+// numbered slots that whoever runs it binds (the lazy trace keeps the
+// tensors and generators it recorded beside its graph, lazy/graph_data.h).
+//
 // The loop-level kernel IR that fusion lowers groups into will live next to
 // this one in ir/ (ir/kernel_*.h); it refers to graph values by ValueId.
 #pragma once
@@ -33,11 +37,9 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
-#include "core/generator.h"
 #include "core/layout.h"
 #include "core/operator_entry.h"
 #include "core/scalar.h"
-#include "core/tensor.h"
 #include "core/tensor_meta.h"
 
 namespace lz::ir {
@@ -53,7 +55,7 @@ enum class ArgKind : uint8_t {
   TensorList,     // operands [index, index + count)
   OptTensorList,  // `count` entries at int pool [index..): operand number, or -1 for None
   Scalar,         // runtime scalar `index` of the graph's scalar pool
-  Generator,      // runtime generator `index` of the graph's generator pool
+  Generator,      // runtime generator `index` (bound by whoever runs the graph)
   Int,            // i
   Double,         // d
   Bool,           // i (0/1)
@@ -86,6 +88,9 @@ struct Node {
   uint32_t args_begin = 0;  // into the argument arena
   uint32_t num_args = 0;
   uint32_t input_index = kNone;        // inputs: position in the input list
+  // Inputs: the value is a C++ number wrapped as a 0-dim tensor (x * 0.5),
+  // which promotes as a scalar where a 0-dim tensor would not.
+  bool wrapped_number = false;
   // Random operators that draw from the default generator (no Generator
   // argument): the runtime generator that serves their call.
   uint32_t implicit_generator = kNone;
@@ -110,10 +115,11 @@ class Graph {
   Graph& operator=(Graph&&) = default;
 
   // ---- Building ------------------------------------------------------------
-  // A graph input of `type`, optionally holding its data (a trace's inputs
-  // do; a parsed graph's do not). Its hash covers dtype, rank, device and its
-  // position among the inputs, never its sizes or data.
-  ValueId add_input(const TensorMeta& type, Tensor data = Tensor());
+  // A graph input of `type`. The graph holds no data: whoever runs it
+  // binds a tensor to each input (the lazy trace does). Its hash covers
+  // dtype, rank, device, its position among the inputs and whether it is a
+  // wrapped number, never its sizes or data.
+  ValueId add_input(const TensorMeta& type, bool wrapped_number = false);
 
   // Pools for argument payloads; each returns the Arg to pass to add_node.
   // Inline: recording builds one per Scalar argument, and inlined the Arg
@@ -127,11 +133,13 @@ class Graph {
     scalars_.push_back(s);
     return a;
   }
-  Arg generator_arg(Generator g);
+  // A random operator's generator: the graph only numbers them; whoever
+  // runs it binds a generator to each number (the lazy trace does).
+  Arg generator_arg();
   Arg int_list_arg(IntArrayRef values, ArgKind kind = ArgKind::IntList);
   Arg double_list_arg(std::span<const double> values);
   Arg string_arg(std::string_view s);
-  uint32_t add_generator(Generator g);
+  uint32_t add_generator() { return num_generators_++; }
 
   // Appends a node of `op` with schema arguments `args` (Tensor/TensorList
   // args index into `operands`), results typed `outputs`; returns its first
@@ -154,17 +162,9 @@ class Graph {
     return {args_.data() + n.args_begin, n.num_args};
   }
   ValueId input_value(uint32_t input_index) const { return inputs_[input_index]; }
-  const Tensor& input_data(uint32_t input_index) const { return input_data_[input_index]; }
-  // Puts `data` (of the input's type) in place of input `input_index`'s and
-  // returns the old one: runs the graph on other values (LZ_CHECK_EAGER).
-  Tensor exchange_input_data(uint32_t input_index, Tensor data) {
-    std::swap(input_data_[input_index], data);
-    return data;
-  }
   const Scalar& scalar(uint32_t index) const { return scalars_[index]; }
-  const Generator& generator(uint32_t index) const { return generators_[index]; }
   size_t num_scalars() const { return scalars_.size(); }
-  size_t num_generators() const { return generators_.size(); }
+  size_t num_generators() const { return num_generators_; }
   std::span<const int64_t> int_pool(const Arg& a) const { return {ints_.data() + a.index, a.count}; }
   std::span<const double> double_pool(const Arg& a) const {
     return {doubles_.data() + a.index, a.count};
@@ -182,9 +182,8 @@ class Graph {
   std::vector<double> doubles_;
   std::vector<std::string> strings_;
   std::vector<Scalar> scalars_;
-  std::vector<Generator> generators_;
   std::vector<ValueId> inputs_;
-  std::vector<Tensor> input_data_;
+  uint32_t num_generators_ = 0;
 };
 
 // A schema argument of a declared operator, by position, resolved once from
@@ -202,8 +201,8 @@ const Arg* arg(const Graph& g, const Node& n, ArgRef r);
 // Whether `n` is a node of operator `op`.
 inline bool is_op(const Node& n, OpId op) { return n.op != nullptr && n.op->id == op; }
 
-// The hash of graph input `input_index` holding `data` (none for parsed graphs).
-uint64_t input_hash(uint32_t input_index, const Tensor& data);
+// The hash of graph input `input_index`.
+uint64_t input_hash(uint32_t input_index, bool wrapped_number);
 
 // The hash of a value of `type` made by a node with hash `node_hash`.
 uint64_t value_hash(uint64_t node_hash, uint32_t output_index, const TensorMeta& type);

@@ -318,8 +318,17 @@ void parse_node_line(LineLexer& lx, Graph& g) {
     if (!index || *index != static_cast<int64_t>(g.num_inputs())) {
       lx.fail("expected input ", g.num_inputs(), " (inputs are numbered in order)");
     }
+    bool wrapped_number = false;
+    if (lx.accept('{')) {
+      if (!lx.at(Tok::Word, "wrapped_number")) {
+        lx.fail("expected 'wrapped_number' after '{', got ", LineLexer::describe(lx.peek()));
+      }
+      lx.next();
+      lx.expect('}', "after 'wrapped_number'");
+      wrapped_number = true;
+    }
     lx.expect_end();
-    g.add_input(types[0]);
+    g.add_input(types[0], wrapped_number);
     return;
   }
   parse_operator(lx, g, name, types);
@@ -421,7 +430,7 @@ void parse_generators_line(const Line& line, Graph& g) {
     lx.expect('}', "closing the generators");
   }
   lx.expect_end();
-  while (g.num_generators() < count) g.add_generator(make_generator(0));
+  while (g.num_generators() < count) g.add_generator();
 }
 
 bool starts_with_word(const Line& line, std::string_view word) {

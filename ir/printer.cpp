@@ -65,6 +65,7 @@ class NodePrinter {
     out_ += " = ";
     if (n_.is_input()) {
       out_ += "input " + std::to_string(n_.input_index);
+      if (n_.wrapped_number) out_ += " {wrapped_number}";
       return;
     }
     out_ += n_.op->name;

@@ -107,14 +107,18 @@ class Verifier {
     if (n.input_index >= g_.num_inputs() || g_.input_value(n.input_index) != n.first_output) {
       fail("input ", n.input_index, " is not in the graph's input list at that position");
     }
-    if (n.input_index < g_.num_inputs() && n.hash != input_hash(n.input_index, g_.input_data(n.input_index))) {
+    if (n.input_index < g_.num_inputs() && n.hash != input_hash(n.input_index, n.wrapped_number)) {
       fail("an input's hash does not follow from its position");
+    }
+    if (n.wrapped_number && !g_.value(n.first_output).type.sizes.empty()) {
+      fail("a wrapped number input is not 0-dim");
     }
   }
 
   void check_operator_node(const Node& n) const {
     const OperatorEntry& op = *n.op;
     if (!op.registered) fail("operator ", op.name, " is no longer registered");
+    if (n.wrapped_number) fail("an operator node is marked a wrapped number");
     for (const ValueId v : n.operands) {
       if (v >= n.first_output) fail("operand %", v, " is used before it is defined");
     }

@@ -80,7 +80,6 @@ uint32_t Executable::Builder::slot(ir::ValueId v) {
   LZ_INTERNAL_ASSERT(n.is_input(), "value %", v, " used before it is computed");
   slot_of_[v] = exe_.num_slots_++;
   exe_.inputs_.emplace_back(n.input_index, slot_of_[v]);
-  exe_.input_layouts_.push_back(layout_of(n.input_index, g_.input_data(n.input_index)));
   return slot_of_[v];
 }
 
@@ -220,10 +219,11 @@ void Executable::Builder::build() {
   for (const auto& [name, count] : per_op_) exe_.steps_per_op_.emplace_back(name, count);
 }
 
-std::unique_ptr<Executable> Executable::assemble(const ir::Graph& trace, std::span<const ir::ValueId> outputs,
-                                                 const Compilation& c) {
+std::unique_ptr<Executable> Executable::assemble(const ir::Graph& trace, const GraphData& data,
+                                                 std::span<const ir::ValueId> outputs, const Compilation& c) {
   auto exe = std::unique_ptr<Executable>(new Executable());
   Builder(*exe, trace, outputs, c).build();
+  exe->input_layouts_ = exe->signature_of(data);
   return exe;
 }
 

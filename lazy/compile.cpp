@@ -118,8 +118,9 @@ void canonicalise(const std::string& spec, CompileReport& report, Compilation& c
 
 }  // namespace
 
-std::unique_ptr<Executable> compile(const ir::Graph& trace, std::span<const ir::ValueId> outputs,
-                                    const CompileOptions& options, CompileObserver* observer) {
+std::unique_ptr<Executable> compile(const ir::Graph& trace, const GraphData& data,
+                                    std::span<const ir::ValueId> outputs, const CompileOptions& options,
+                                    CompileObserver* observer) {
   const Settings s = settings();
   CompileReport report(s, trace.hash_of(outputs), observer);
   Compilation c;
@@ -131,7 +132,7 @@ std::unique_ptr<Executable> compile(const ir::Graph& trace, std::span<const ir::
   report.step(Step::Lower, c, [&] { passes::lower_groups(c.program.graph, c.plan); });
   report.step(Step::GenerateCode, c, [&] { c.code = generate_code(c.program, c.plan); });
   report.step(Step::PlanBuffers, c, [&] { c.buffers = passes::plan_buffers(c.program, c.plan); });
-  report.step(Step::Assemble, c, [&] { exe = Executable::assemble(trace, outputs, c); });
+  report.step(Step::Assemble, c, [&] { exe = Executable::assemble(trace, data, outputs, c); });
   report.finish(c, *exe);
   return exe;
 }

@@ -73,10 +73,12 @@ class CompileObserver {
   virtual void after_step(CompileStep /*step*/, const Compilation& /*c*/) {}
 };
 
-// Compiles the executable computing `outputs` (in that order) of `trace`.
-// Besides `observer`, the settings' LZ_DUMP and LZ_DEBUG and the metrics
-// report on every compile.
-std::unique_ptr<Executable> compile(const ir::Graph& trace, std::span<const ir::ValueId> outputs,
+// Compiles the executable computing `outputs` (in that order) of `trace`
+// for the input layouts of `data` (what the trace's inputs are bound to;
+// empty for a graph read from text). Besides `observer`, the settings'
+// LZ_DUMP and LZ_DEBUG and the metrics report on every compile.
+std::unique_ptr<Executable> compile(const ir::Graph& trace, const GraphData& data,
+                                    std::span<const ir::ValueId> outputs,
                                     const CompileOptions& options = CompileOptions::from_settings(),
                                     CompileObserver* observer = nullptr);
 

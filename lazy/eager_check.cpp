@@ -45,14 +45,15 @@ struct Numerics {
 
 // Follows the graph's nodes (in order: operands first), with the magnitudes
 // of the reference values known so far.
-std::vector<Numerics> numerics_of(const ir::Graph& g, const absl::flat_hash_map<ValueId, Tensor>& reference) {
+std::vector<Numerics> numerics_of(const ir::Graph& g, const GraphData& data,
+                                  const absl::flat_hash_map<ValueId, Tensor>& reference) {
   std::vector<Numerics> out(g.num_values());
   for (ir::NodeId id = 0; id < g.num_nodes(); ++id) {
     const ir::Node& n = g.node(id);
     if (n.is_input()) {
       Numerics& v = out[n.first_output];
       v.rounding.unit = unit_roundoff(g.value(n.first_output).type.dtype);
-      v.rounding.scale = magnitude(g.input_data(n.input_index));
+      v.rounding.scale = magnitude(data.input(n.input_index));
       continue;
     }
     Numerics in;
@@ -117,20 +118,16 @@ std::optional<std::string> difference(const Tensor& lazy, const Tensor& eager, c
   return os.str();
 }
 
-// Runs `outputs` of g, planned with `options`, on fresh copies of `inputs`.
-std::vector<Tensor> run_on_copies(ir::Graph& g, std::span<const ValueId> outputs, const CompileOptions& options,
-                                  const std::vector<Tensor>& inputs) {
-  struct Restore {
-    ir::Graph& g;
-    std::vector<Tensor> saved;
-    ~Restore() {
-      for (uint32_t i = 0; i < saved.size(); ++i) (void)g.exchange_input_data(i, std::move(saved[i]));
-    }
-  } restore{g, {}};
-  for (uint32_t i = 0; i < inputs.size(); ++i) restore.saved.push_back(g.exchange_input_data(i, clone(inputs[i])));
-  const std::unique_ptr<Executable> exe = compile(g, outputs, options);
+// Runs `outputs` of g, planned with `options`, on fresh copies of `data`'s
+// inputs (a run may write into its inputs' memory).
+std::vector<Tensor> run_on_copies(const ir::Graph& g, const GraphData& data, std::span<const ValueId> outputs,
+                                  const CompileOptions& options) {
+  GraphData copies;
+  copies.generators = data.generators;
+  for (const Tensor& t : data.inputs) copies.inputs.push_back(clone(t));
+  const std::unique_ptr<Executable> exe = compile(g, copies, outputs, options);
   uint64_t bytes = 0;
-  return exe->run(g, outputs, &bytes);
+  return exe->run(g, copies, outputs, &bytes);
 }
 
 // Every value the outputs are computed from (graph inputs excluded), in order.
@@ -178,17 +175,18 @@ std::string write_dump(const ir::Graph& g, std::span<const ValueId> outputs, con
 
 }  // namespace
 
-EagerCheck::EagerCheck(const ir::Graph& g) {
-  inputs_.reserve(g.num_inputs());
-  for (uint32_t i = 0; i < g.num_inputs(); ++i) inputs_.push_back(clone(g.input_data(i)));
+EagerCheck::EagerCheck(const GraphData& data) {
+  before_.generators = data.generators;
+  before_.inputs.reserve(data.inputs.size());
+  for (const Tensor& t : data.inputs) before_.inputs.push_back(clone(t));
 }
 
-void EagerCheck::verify(ir::Graph& g, std::span<const ValueId> outputs, std::span<const Tensor> values,
+void EagerCheck::verify(const ir::Graph& g, std::span<const ValueId> outputs, std::span<const Tensor> values,
                         const Executable& exe) const {
-  const std::vector<Tensor> reference = run_on_copies(g, outputs, CompileOptions::reference(), inputs_);
+  const std::vector<Tensor> reference = run_on_copies(g, before_, outputs, CompileOptions::reference());
   absl::flat_hash_map<ValueId, Tensor> known;
   for (size_t i = 0; i < outputs.size(); ++i) known.emplace(outputs[i], reference[i]);
-  const std::vector<Numerics> numerics = numerics_of(g, known);
+  const std::vector<Numerics> numerics = numerics_of(g, before_, known);
   std::optional<size_t> first;
   std::string what;
   for (size_t i = 0; i < outputs.size() && !first; ++i) {
@@ -198,11 +196,11 @@ void EagerCheck::verify(ir::Graph& g, std::span<const ValueId> outputs, std::spa
   // Which node went wrong: every intermediate value computed both ways, the
   // first (in order) that differs.
   const std::vector<ValueId> all = cone_of(g, outputs);
-  const std::vector<Tensor> lazy_all = run_on_copies(g, all, CompileOptions::from_settings(), inputs_);
-  const std::vector<Tensor> eager_all = run_on_copies(g, all, CompileOptions::reference(), inputs_);
+  const std::vector<Tensor> lazy_all = run_on_copies(g, before_, all, CompileOptions::from_settings());
+  const std::vector<Tensor> eager_all = run_on_copies(g, before_, all, CompileOptions::reference());
   known.clear();
   for (size_t i = 0; i < all.size(); ++i) known.emplace(all[i], eager_all[i]);
-  const std::vector<Numerics> all_numerics = numerics_of(g, known);
+  const std::vector<Numerics> all_numerics = numerics_of(g, before_, known);
   for (size_t i = 0; i < all.size(); ++i) {
     if (std::optional<std::string> d = difference(lazy_all[i], eager_all[i], all_numerics[all[i]])) {
       report(g, all[i], *d, outputs, exe);

@@ -14,6 +14,7 @@
 
 #include "core/tensor.h"
 #include "ir/graph.h"
+#include "lazy/graph_data.h"
 
 namespace lz::lazy {
 
@@ -21,15 +22,15 @@ class Executable;
 
 class EagerCheck {
  public:
-  // Copies g's inputs (before anything runs).
-  explicit EagerCheck(const ir::Graph& g);
+  // Copies the graph's inputs, `data` (before anything runs).
+  explicit EagerCheck(const GraphData& data);
   // Compares `values`, the outputs `outputs` of `g` that `exe` computed,
   // with the reference; InternalError on a disagreement.
-  void verify(ir::Graph& g, std::span<const ir::ValueId> outputs, std::span<const Tensor> values,
+  void verify(const ir::Graph& g, std::span<const ir::ValueId> outputs, std::span<const Tensor> values,
               const Executable& exe) const;
 
  private:
-  std::vector<Tensor> inputs_;
+  GraphData before_;
 };
 
 }  // namespace lz::lazy

@@ -54,10 +54,10 @@ std::vector<ir::NodeId> Executable::post_order(const ir::Graph& g, std::span<con
   return order;
 }
 
-std::vector<InputLayout> Executable::signature_of(const ir::Graph& g) const {
+std::vector<InputLayout> Executable::signature_of(const GraphData& data) const {
   std::vector<InputLayout> sig;
   sig.reserve(inputs_.size());
-  for (const auto& [input, slot] : inputs_) sig.push_back(layout_of(input, g.input_data(input)));
+  for (const auto& [input, slot] : inputs_) sig.push_back(layout_of(input, data.input(input)));
   return sig;
 }
 
@@ -75,19 +75,20 @@ class Executable::TraceOrder {
   std::optional<std::vector<ir::NodeId>> order_;
 };
 
-SizeVec Executable::sizes_of(uint32_t source, const ir::Graph& g, TraceOrder& order) const {
+SizeVec Executable::sizes_of(uint32_t source, const ir::Graph& g, const GraphData& data, TraceOrder& order) const {
   const SizeSource& s = size_sources_[source];
-  if (s.input) return SizeVec(g.input_data(s.index).sizes().begin(), g.input_data(s.index).sizes().end());
+  if (s.input) return SizeVec(data.input(s.index).sizes().begin(), data.input(s.index).sizes().end());
   const bool same_node = s.built_node < g.num_nodes() && g.node(s.built_node).hash == s.built_hash;
   const ir::NodeId n = same_node ? s.built_node : order[s.index];
   return g.value(g.node(n).first_output + s.output).type.sizes;
 }
 
-bool Executable::sizes_agree(const ir::Graph& g, std::span<const ir::ValueId> outputs, std::string* why) const {
+bool Executable::sizes_agree(const ir::Graph& g, const GraphData& data, std::span<const ir::ValueId> outputs,
+                             std::string* why) const {
   TraceOrder order(g, outputs);
   for (const SizeEquality& e : size_equalities_) {
-    const SizeVec domain = sizes_of(e.domain, g, order);
-    const SizeVec sibling = sizes_of(e.sibling, g, order);
+    const SizeVec domain = sizes_of(e.domain, g, data, order);
+    const SizeVec sibling = sizes_of(e.sibling, g, data, order);
     if (domain == sibling) continue;
     *why = absl::StrCat("kernel ", e.kernel, " merged siblings over ", shape_str(domain), " and ",
                         shape_str(sibling));
@@ -96,9 +97,9 @@ bool Executable::sizes_agree(const ir::Graph& g, std::span<const ir::ValueId> ou
   return true;
 }
 
-void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots,
-                                 uint64_t* bytes_allocated) const {
-  const auto sizes_of = [&](uint32_t source) { return this->sizes_of(source, g, order); };
+void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const GraphData& data, TraceOrder& order,
+                                 std::vector<Tensor>& slots, uint64_t* bytes_allocated) const {
+  const auto sizes_of = [&](uint32_t source) { return this->sizes_of(source, g, data, order); };
   std::vector<SizeVec> shapes;
   shapes.reserve(k.shape_sizes.size());
   for (uint32_t s : k.shape_sizes) shapes.push_back(sizes_of(s));
@@ -145,10 +146,10 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, TraceO
                seconds > 0 ? bytes / seconds / 1e9 : 0.0);
 }
 
-void Executable::run_step(const Step& step, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots,
-                          Stack& stack, uint64_t* bytes_allocated) const {
+void Executable::run_step(const Step& step, const ir::Graph& g, const GraphData& data, TraceOrder& order,
+                          std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const {
   if (step.kernel >= 0) {
-    run_kernel_step(kernels_[step.kernel], g, order, slots, bytes_allocated);
+    run_kernel_step(kernels_[step.kernel], g, data, order, slots, bytes_allocated);
     return;
   }
   stack.clear();
@@ -170,7 +171,7 @@ void Executable::run_step(const Step& step, const ir::Graph& g, TraceOrder& orde
         break;
       }
       case StepArg::Kind::Scalar: stack.emplace_back(g.scalar(a.index)); break;
-      case StepArg::Kind::Generator: stack.emplace_back(g.generator(a.index)); break;
+      case StepArg::Kind::Generator: stack.emplace_back(data.generators.at(a.index)); break;
     }
   }
   if (step.strided_from_base) {
@@ -182,7 +183,7 @@ void Executable::run_step(const Step& step, const ir::Graph& g, TraceOrder& orde
     stack[3] = IValue(offset + base.storage_offset());
   }
   if (step.implicit_generator != ir::kNone) {
-    DefaultGeneratorGuard replay(g.generator(step.implicit_generator));
+    DefaultGeneratorGuard replay(data.generators.at(step.implicit_generator));
     step.op->call_boxed(&stack);
   } else {
     step.op->call_boxed(&stack);
@@ -225,10 +226,10 @@ bool is_matrix_product(OpId id) { return id == OpId::mm || id == OpId::bmm || id
 
 }  // namespace
 
-std::vector<Tensor> Executable::run(const ir::Graph& g, std::span<const ir::ValueId> outputs,
+std::vector<Tensor> Executable::run(const ir::Graph& g, const GraphData& data, std::span<const ir::ValueId> outputs,
                                     uint64_t* bytes_allocated, std::vector<std::exception_ptr>* errors) const {
   std::vector<Tensor> slots(num_slots_);
-  for (const auto& [input, slot] : inputs_) slots[slot] = g.input_data(input);
+  for (const auto& [input, slot] : inputs_) slots[slot] = data.inputs.at(input);
   TraceOrder order(g, outputs);
   ExcludeDispatchKeyGuard below_lazy(DispatchKeySet(DispatchKey::Lazy));
   Stack stack;
@@ -238,12 +239,12 @@ std::vector<Tensor> Executable::run(const ir::Graph& g, std::span<const ir::Valu
   for (const Step& step : steps_) {
     const auto started = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     if (errors == nullptr) {
-      run_step(step, g, order, slots, stack, bytes_allocated);
+      run_step(step, g, data, order, slots, stack, bytes_allocated);
     } else {
       std::exception_ptr failed = first_error_read(step, slot_errors);
       if (!failed) {
         try {
-          run_step(step, g, order, slots, stack, bytes_allocated);
+          run_step(step, g, data, order, slots, stack, bytes_allocated);
         } catch (...) {
           failed = std::current_exception();
         }

@@ -25,6 +25,7 @@
 #include "core/operator_handle.h"
 #include "ir/graph.h"
 #include "ir/kernel_ir.h"
+#include "lazy/graph_data.h"
 #include "lazy/kernel_launch.h"
 
 
@@ -50,28 +51,29 @@ class Executable {
   // The assemble step of the compile pipeline (lazy/compile.h, which is how
   // executables are made): the steps of compilation `c` of the `outputs` of
   // `trace`, with slots for its values and where a run finds their sizes.
-  static std::unique_ptr<Executable> assemble(const ir::Graph& trace, std::span<const ir::ValueId> outputs,
-                                              const Compilation& c);
+  static std::unique_ptr<Executable> assemble(const ir::Graph& trace, const GraphData& data,
+                                              std::span<const ir::ValueId> outputs, const Compilation& c);
 
   // Runs on graph `g` (same structure and outputs as the one built from)
-  // and returns the outputs, in the order given to compile(); adds the bytes
+  // with `data` bound to its inputs and generators and returns the outputs, in the order given to compile(); adds the bytes
   // its steps allocated to *bytes_allocated. A step that raises stops the
   // run, unless `errors` is given: then the step's results, and everything
   // computed from them, fail with its error, the other steps still run, and
   // (*errors)[i] is output i's error (its tensor then undefined).
-  std::vector<Tensor> run(const ir::Graph& g, std::span<const ir::ValueId> outputs,
+  std::vector<Tensor> run(const ir::Graph& g, const GraphData& data, std::span<const ir::ValueId> outputs,
                           uint64_t* bytes_allocated,
                           std::vector<std::exception_ptr>* errors = nullptr) const;
 
   // The input signature this executable was built for.
   const std::vector<InputLayout>& input_layouts() const { return input_layouts_; }
-  // The signature graph `g` presents for this executable's inputs.
-  std::vector<InputLayout> signature_of(const ir::Graph& g) const;
+  // The signature a graph bound to `data` presents for this executable's inputs.
+  std::vector<InputLayout> signature_of(const GraphData& data) const;
   // Whether graph `g` (of the same hash and signature) has the sizes the
   // plan relied on beyond the signature: a kernel merged from independent
   // siblings runs over one domain, so their domains must still be equal.
   // If not, *why says which kernel's differ.
-  bool sizes_agree(const ir::Graph& g, std::span<const ir::ValueId> outputs, std::string* why) const;
+  bool sizes_agree(const ir::Graph& g, const GraphData& data, std::span<const ir::ValueId> outputs,
+                   std::string* why) const;
   size_t num_steps() const { return steps_.size(); }
   size_t num_kernels() const { return kernels_.size(); }
   size_t num_eager_steps() const { return steps_.size() - kernels_.size(); }
@@ -108,7 +110,7 @@ class Executable {
     uint64_t built_hash = 0;
   };
   class TraceOrder;  // the post order, computed on first use
-  SizeVec sizes_of(uint32_t size_source, const ir::Graph& g, TraceOrder& order) const;
+  SizeVec sizes_of(uint32_t size_source, const ir::Graph& g, const GraphData& data, TraceOrder& order) const;
   // A merged kernel's domain and one sibling's domain (size sources).
   struct SizeEquality {
     uint32_t kernel = 0;
@@ -144,10 +146,10 @@ class Executable {
   // Nodes of the cone of `outputs`, operands before users (iterative: traces
   // may hold 10^5 nodes in one chain).
   static std::vector<ir::NodeId> post_order(const ir::Graph& g, std::span<const ir::ValueId> outputs);
-  void run_step(const Step& step, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots, Stack& stack,
-                uint64_t* bytes_allocated) const;
-  void run_kernel_step(const KernelStep& k, const ir::Graph& g, TraceOrder& order, std::vector<Tensor>& slots,
-                       uint64_t* bytes_allocated) const;
+  void run_step(const Step& step, const ir::Graph& g, const GraphData& data, TraceOrder& order,
+                std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const;
+  void run_kernel_step(const KernelStep& k, const ir::Graph& g, const GraphData& data, TraceOrder& order,
+                       std::vector<Tensor>& slots, uint64_t* bytes_allocated) const;
 
   std::vector<std::pair<uint32_t, uint32_t>> inputs_;  // (graph input index, slot)
   std::vector<KernelStep> kernels_;

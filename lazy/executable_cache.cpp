@@ -45,7 +45,7 @@ ExecutableCache& ExecutableCache::instance() {
 }
 
 std::shared_ptr<const Executable> ExecutableCache::lookup(uint64_t graph_hash, const ir::Graph& g,
-                                                         std::span<const ir::ValueId> outputs,
+                                                         const GraphData& data, std::span<const ir::ValueId> outputs,
                                                          std::string* miss_reason) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = by_hash_.find(graph_hash);
@@ -57,10 +57,10 @@ std::shared_ptr<const Executable> ExecutableCache::lookup(uint64_t graph_hash, c
   const Executable* nearest = nullptr;
   std::string sizes_differ;  // the first variant whose signature matched
   for (Lru::iterator entry : it->second) {
-    std::vector<InputLayout> sig = entry->exe->signature_of(g);
+    std::vector<InputLayout> sig = entry->exe->signature_of(data);
     std::string why;
     if (sig == entry->exe->input_layouts()) {
-      if (entry->exe->sizes_agree(g, outputs, &why)) {
+      if (entry->exe->sizes_agree(g, data, outputs, &why)) {
         lru_.splice(lru_.begin(), lru_, entry);  // now the most recently used
         return entry->exe;
       }

@@ -23,7 +23,7 @@ class ExecutableCache {
   // nullptr on a miss, with the reason in *miss_reason ("new graph", which
   // input's layout differs from the cached variant's, or which merged
   // kernel's sizes no longer agree).
-  std::shared_ptr<const Executable> lookup(uint64_t graph_hash, const ir::Graph& g,
+  std::shared_ptr<const Executable> lookup(uint64_t graph_hash, const ir::Graph& g, const GraphData& data,
                                            std::span<const ir::ValueId> outputs, std::string* miss_reason);
   void insert(uint64_t graph_hash, std::shared_ptr<const Executable> exe);
   // For a "new graph" miss, once `exe` is built for it: which node differs

@@ -161,7 +161,7 @@ Explanation explain_graph(std::string_view ir_text, const ExplainOptions& o) {
     if (want_dot) result.dot = passes::to_dot(program, &plan);
   };
   PipelineCapture captured(o.print.passes ? &out : nullptr, print_lowered);
-  compile(parsed.graph, parsed.outputs, CompileOptions{o.passes, o.fuse}, &captured);
+  compile(parsed.graph, GraphData{}, parsed.outputs, CompileOptions{o.passes, o.fuse}, &captured);
   if (o.print.stats) {
     section("stats");
     out << steps_table(captured.ms) << stats_table(captured.pass_stats);

@@ -88,10 +88,10 @@ struct RunResult {
 // Runs the reference plan with every step's failure kept to what it
 // reaches: the values a failing node does not feed are still computed, and
 // those it does carry its error.
-RunResult run_isolating_failures(const ir::Graph& g, std::span<const ir::ValueId> outputs) {
+RunResult run_isolating_failures(const ir::Graph& g, const GraphData& data, std::span<const ir::ValueId> outputs) {
   RunResult r;
-  const std::unique_ptr<Executable> reference = compile(g, outputs, CompileOptions::reference());
-  r.values = reference->run(g, outputs, &r.bytes_allocated, &r.errors);
+  const std::unique_ptr<Executable> reference = compile(g, data, outputs, CompileOptions::reference());
+  r.values = reference->run(g, data, outputs, &r.bytes_allocated, &r.errors);
   return r;
 }
 
@@ -114,24 +114,24 @@ std::exception_ptr Trace::materialize(SyncCause cause) {
     bool hit = false;
     std::string miss_reason;
     try {
-      exe = ExecutableCache::instance().lookup(key, graph_, outputs, &miss_reason);
+      exe = ExecutableCache::instance().lookup(key, graph_, data_, outputs, &miss_reason);
       hit = exe != nullptr;
       if (!exe) {
-        exe = compile(graph_, outputs);
+        exe = compile(graph_, data_, outputs);
         if (miss_reason == "new graph") miss_reason = ExecutableCache::instance().explain_new_graph(*exe);
         ExecutableCache::instance().insert(key, exe);
         warn_if_recompiling(key, miss_reason, cause);
       }
       detail::count_cache(hit, miss_reason);
-      if (detail::check_eager()) check.emplace(graph_);
-      run.values = exe->run(graph_, outputs, &run.bytes_allocated);
+      if (detail::check_eager()) check.emplace(data_);
+      run.values = exe->run(graph_, data_, outputs, &run.bytes_allocated);
     } catch (...) {
       // Planning failed (every output fails alike), or a step raised on the
       // data: find which values the failure reaches.
       const std::exception_ptr failure = std::current_exception();
       if (exe) {
         try {
-          run = run_isolating_failures(graph_, outputs);
+          run = run_isolating_failures(graph_, data_, outputs);
         } catch (...) {
           run = RunResult();
         }
@@ -198,6 +198,7 @@ std::exception_ptr Trace::materialize(SyncCause cause) {
   }
   const uint64_t freed = graph_.num_nodes();
   graph_.clear();
+  data_.clear();
   inputs_.clear();
   ++epoch_;
   if (!outputs.empty() || freed > 0) detail::count_run(outputs.empty() ? 0 : 1, freed, run.bytes_allocated);

@@ -78,7 +78,7 @@ void attribute(ir::Graph& g, const SchemaType& type, const IValue& v, Scratch& s
       a.kind = ir::ArgKind::MemoryFormat;
       a.i = static_cast<int64_t>(v.to_memory_format());
       return;
-    case BaseType::Generator: a = g.generator_arg(snapshot(v.to_generator())); return;
+    case BaseType::Generator:  // record_call binds generators
     case BaseType::Tensor: break;
   }
   LZ_INTERNAL_ASSERT(false, "tensor arguments are operands");
@@ -140,17 +140,17 @@ ir::ValueId record_call(Trace& tr, const OperatorHandle& op, const IValue* args,
       has_generator_argument = true;
       // A random op without an explicit generator draws from the default
       // one: set its call slot aside now, in eager order.
-      if (v.is_none() && random) {
-        a = g.generator_arg(snapshot(default_generator()));
-      } else {
-        attribute(g, type, v, s, a);
+      if (!v.is_none()) {
+        a = tr.generator_arg(snapshot(v.to_generator()));
+      } else if (random) {
+        a = tr.generator_arg(snapshot(default_generator()));
       }
     } else {
       attribute(g, type, v, s, a);
     }
   }
   uint32_t implicit_generator = ir::kNone;
-  if (random && !has_generator_argument) implicit_generator = g.add_generator(snapshot(default_generator()));
+  if (random && !has_generator_argument) implicit_generator = tr.add_generator(snapshot(default_generator()));
   return g.add_node(op.entry(), s.args, s.operands, std::span(outputs.data(), outputs.size()),
                     implicit_generator);
 }

@@ -19,10 +19,16 @@ Trace& Trace::current() {
 ScopedTrace::ScopedTrace() : trace_(make_intrusive<Trace>()), previous_(scoped_trace) { scoped_trace = trace_.get(); }
 ScopedTrace::~ScopedTrace() { scoped_trace = previous_; }
 
+ir::ValueId Trace::add_input(Tensor data) {
+  const ir::ValueId v = graph_.add_input(meta_of(data), data.unsafe_get_impl()->is_wrapped_number());
+  data_.inputs.push_back(std::move(data));
+  return v;
+}
+
 ir::ValueId Trace::input_for(const Tensor& data) {
   std::lock_guard<TraceMutex> lock(mutex_);
   auto [it, inserted] = inputs_.try_emplace(data.unsafe_get_impl());
-  if (inserted) it->second.value = graph_.add_input(meta_of(data), data);
+  if (inserted) it->second.value = add_input(data);
   return it->second.value;
 }
 
@@ -32,7 +38,7 @@ ir::ValueId Trace::input_for_eager(const Tensor& eager) {
   Capture& c = it->second;
   const uint64_t version = eager._version();
   if (inserted || c.version != version) {
-    c.value = graph_.add_input(meta_of(eager), snapshot_of_eager(eager));
+    c.value = add_input(snapshot_of_eager(eager));
     c.version = version;
     c.eager = eager;
   }

@@ -1,5 +1,5 @@
-// Trace: one thread's recording. It owns the graph being built, the eager
-// tensors captured as its inputs, and the registry of live lazy tensors that
+// Trace: one thread's recording. It owns the graph being built, the tensors
+// and generators bound to its inputs and generator slots, and the registry of live lazy tensors that
 // may hold its values. Materialising a trace computes every value a live
 // tensor still needs in one executable, stores the results in the tensors
 // and clears the graph, so nodes no live tensor can reach are freed at the
@@ -17,6 +17,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "core/lazy_hooks.h"
 #include "ir/graph.h"
+#include "lazy/graph_data.h"
 #include "lazy/lazy_tensor_impl.h"
 #include "lazy/trace_mutex.h"
 
@@ -29,6 +30,8 @@ class Trace final : public RefCounted {
 
   TraceMutex& mutex() { return mutex_; }
   ir::Graph& graph() { return graph_; }
+  // The tensors and generators the graph's inputs and generator slots stand for.
+  const GraphData& data() const { return data_; }
   uint64_t epoch() const { return epoch_; }
 
   // A pending value of this trace.
@@ -48,6 +51,17 @@ class Trace final : public RefCounted {
   // in-place write, so later writes do not reach the graph.
   ir::ValueId input_for_eager(const Tensor& eager);
 
+  // A generator slot (argument, or a node's implicit one) bound to `g`, a
+  // snapshot taken in eager order.
+  ir::Arg generator_arg(Generator g) {
+    data_.generators.push_back(std::move(g));
+    return graph_.generator_arg();
+  }
+  uint32_t add_generator(Generator g) {
+    data_.generators.push_back(std::move(g));
+    return graph_.add_generator();
+  }
+
   // Registry of live lazy tensors that may hold values of this trace.
   void register_tensor(LazyTensorImpl& t);
   void unregister_tensor(LazyTensorImpl& t);
@@ -64,8 +78,10 @@ class Trace final : public RefCounted {
 
  private:
   friend class Materializer;
+  ir::ValueId add_input(Tensor data);
   TraceMutex mutex_;
   ir::Graph graph_;
+  GraphData data_;
   uint64_t epoch_ = 1;
   // Graph inputs by the tensor they stand for. An eager tensor's entry
   // keeps it alive (so its address names it until the graph is cleared) and

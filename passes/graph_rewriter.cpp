@@ -22,12 +22,12 @@ GraphRewriter::GraphRewriter(const ir::Graph& source, std::span<const ValueId> s
   // Inputs first and in input order, so every input keeps its index.
   for (uint32_t i = 0; i < src_.num_inputs(); ++i) {
     const ValueId old = src_.input_value(i);
-    map_[old] = dst_.add_input(src_.value(old).type, src_.input_data(i));
+    map_[old] = dst_.add_input(src_.value(old).type, src_.producer(old).wrapped_number);
     origin_.push_back(this->source_origin(old));
   }
   // Whole pools in order: Arg{Scalar, k} / Arg{Generator, k} stay valid.
   for (uint32_t k = 0; k < src_.num_scalars(); ++k) (void)dst_.scalar_arg(src_.scalar(k));
-  for (uint32_t k = 0; k < src_.num_generators(); ++k) (void)dst_.add_generator(src_.generator(k));
+  for (uint32_t k = 0; k < src_.num_generators(); ++k) (void)dst_.add_generator();
 }
 
 ValueId GraphRewriter::source_origin(ValueId old) const {

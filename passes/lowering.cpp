@@ -64,8 +64,7 @@ ir::ExprId LowerContext::input(uint32_t argument, ScalarType kernel_dtype) {
 
 bool LowerContext::is_wrapped_number(uint32_t operand) const {
   const ir::Node& producer = g_.producer(n_.operands.at(operand));
-  return producer.is_input() && g_.input_data(producer.input_index).defined() &&
-         g_.input_data(producer.input_index).unsafe_get_impl()->is_wrapped_number();
+  return producer.is_input() && producer.wrapped_number;
 }
 
 bool LowerContext::scalar_is(uint32_t argument, double v) const {

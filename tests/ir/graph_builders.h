@@ -65,7 +65,7 @@ inline std::vector<ValueId> build_sample(Graph& g) {
                            {type(kFloat, {4}), type(kLong, {4})});
   const ValueId viewed = node(g, "view", {tensor_arg(0), g.int_list_arg({2, 16})}, {sum},
                               {type(kFloat, {2, 16})});
-  const uint32_t gen = g.add_generator(make_generator(7));
+  const uint32_t gen = g.add_generator();
   const ValueId dropped = node(g, "native_dropout", {tensor_arg(0), double_arg(0.1), bool_arg(true)},
                                {viewed}, {type(kFloat, {2, 16}), type(kBool, {2, 16})}, gen);
   const ValueId joined = node(g, "cat", {tensor_list_arg(0, 2), int_arg(0)}, {viewed, dropped},

@@ -75,10 +75,32 @@ TEST_CASE("graph text: the sample round-trips with the same hash", "[ir]") {
   CHECK(parsed.outputs == outputs);
   CHECK(parsed.graph.hash_of(parsed.outputs) == g.hash_of(outputs));
   CHECK(parsed.graph.num_inputs() == 2);
-  CHECK(parsed.graph.input_data(0).defined() == false);
   CHECK(parsed.graph.scalar(0).to_long() == 1);
-  REQUIRE(parsed.graph.num_generators() == 1);
-  CHECK(parsed.graph.generator(0).seed() == 0);  // state is not in the text
+  CHECK(parsed.graph.num_generators() == 1);
+}
+
+TEST_CASE("graph text: a wrapped number input round-trips and hashes apart from a 0-dim tensor", "[ir]") {
+  const auto scaled = [](bool wrapped) {
+    Graph g;
+    const ValueId x = g.add_input(type(kFloat, {4}));
+    const ValueId s = g.add_input(type(kDouble, {}), wrapped);
+    const ValueId out = node(g, "mul.Tensor", {tensor_arg(0), tensor_arg(1)}, {x, s}, {type(kFloat, {4})});
+    return std::pair{print_graph(g, std::vector<ValueId>{out}), g.hash_of(std::vector<ValueId>{out})};
+  };
+  const auto [wrapped_text, wrapped_hash] = scaled(true);
+  const auto [tensor_text, tensor_hash] = scaled(false);
+  CHECK(wrapped_hash != tensor_hash);
+  CHECK(wrapped_text.find("= input 1 {wrapped_number}") != std::string::npos);
+  CHECK(tensor_text.find("{wrapped_number}") == std::string::npos);
+  const ParsedGraph parsed = round_trip(wrapped_text);
+  CHECK(parsed.graph.producer(parsed.graph.input_value(1)).wrapped_number);
+  CHECK_FALSE(parsed.graph.producer(parsed.graph.input_value(0)).wrapped_number);
+  CHECK(parsed.graph.hash_of(parsed.outputs) == wrapped_hash);
+  CHECK_THROWS_WITH(parse_graph("graph {\n  %0 : f64[] = input 0 {wrapped}\n  return %0\n}\n"),
+                    Catch::Contains("expected 'wrapped_number' after '{'"));
+  const ParsedGraph not_0dim = parse_graph("graph {\n  %0 : f64[2] = input 0 {wrapped_number}\n  return %0\n}\n");
+  CHECK_THROWS_WITH(verify_graph(not_0dim.graph, not_0dim.outputs),
+                    Catch::Contains("a wrapped number input is not 0-dim"));
 }
 
 TEST_CASE("graph text: every argument kind round-trips exactly", "[ir]") {
@@ -104,7 +126,7 @@ TEST_CASE("graph text: every argument kind round-trips exactly", "[ir]") {
       make_arg(ArgKind::Device, static_cast<int64_t>(DeviceType::CUDA), 1),
       make_arg(ArgKind::Layout, static_cast<int64_t>(Layout::Strided)),
       make_arg(ArgKind::MemoryFormat, static_cast<int64_t>(MemoryFormat::Preserve)),
-      g.generator_arg(make_generator(3)),
+      g.generator_arg(),
       g.scalar_arg(Scalar(std::numeric_limits<int64_t>::min())),
       g.scalar_arg(Scalar(0.1)),
       g.scalar_arg(Scalar(true)),
@@ -114,7 +136,7 @@ TEST_CASE("graph text: every argument kind round-trips exactly", "[ir]") {
   };
   const ValueId operands[] = {x, y, z, x, z};
   const TensorMeta result[] = {type(kHalf, {3}, Device(DeviceType::CUDA, 0))};
-  const ValueId out = g.add_node(everything_op(), args, operands, result, g.add_generator(make_generator(5)));
+  const ValueId out = g.add_node(everything_op(), args, operands, result, g.add_generator());
   const ValueId a = g.add_input(type(kDouble, {4}));
   const ValueId pieces = node(g, "split.Tensor", {tensor_arg(0), int_arg(3), int_arg(0)}, {a},
                               {type(kDouble, {3}), type(kDouble, {1})});
