@@ -2,9 +2,10 @@
 // memory bandwidth of these VMs moves between levels within seconds, so
 // every iteration also times a STREAM-style copy right next to the kernel
 // (split over the thread pool, written with streaming stores like the
-// kernels' large outputs). pct_of_copy is the kernel's bandwidth over the
-// copy's, both summed over the same iterations. Bytes counted: what a kernel
-// must move (each input read once, each output written once).
+// kernels' large outputs: lz-bench's copy, tools/lz_bench/bandwidth.h,
+// linked as lz_bandwidth_probe). pct_of_copy is the kernel's bandwidth over
+// the copy's, both summed over the same iterations. Bytes counted: what a
+// kernel must move (each input read once, each output written once).
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -14,6 +15,8 @@
 
 #include <lazuli/lazuli.h>
 
+#include "tools/lz_bench/bandwidth.h"
+
 namespace lz::bench {
 
 // 64 MiB of float32: far larger than the caches.
@@ -21,7 +24,9 @@ inline constexpr int64_t kElements = int64_t{16} << 20;
 inline constexpr double kTensorBytes = kElements * 4.0;
 
 // Copies src into dst (both kElements float32) the way the copy reference does.
-void stream_copy(const Tensor& dst, const Tensor& src);
+inline void stream_copy(const Tensor& dst, const Tensor& src) {
+  bench_runner::stream_copy(dst.data_ptr<float>(), src.data_ptr<float>(), kElements);
+}
 
 // The sum of src's kElements float32 as a bare read loop split over the
 // thread pool: what any read-only kernel (a reduction) can reach here.

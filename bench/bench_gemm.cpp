@@ -6,8 +6,6 @@
 
 #include <lazuli/lazuli.h>
 
-#include "eager_kernels/cpu/linalg_kernels.h"
-
 namespace lz::bench {
 namespace {
 
@@ -92,7 +90,7 @@ BENCHMARK(BM_Linear)->Unit(benchmark::kMillisecond);
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   benchmark::AddCustomContext("lazuli_threads", std::to_string(lz::get_num_threads()));
-  benchmark::AddCustomContext("openblas_core", lz::cpu::blas_core_name());
+  benchmark::AddCustomContext("openblas_core", lz::blas_core_name());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -1,12 +1,12 @@
 // What one operator call costs before any arithmetic: the dispatcher, the
 // meta function, output allocation and the kernel launch on a 1-element
-// tensor. Run: ./build/bench/bench_dispatch
+// tensor; and the CPU allocator under it. Public API only: the dispatcher's
+// boxed calling convention and a do-nothing registered operator are not
+// reachable from here (the boxed path's cost is in every traced operator,
+// bench_lazy's BM_TraceOnly). Run: ./build/bench/bench_dispatch
 #include <benchmark/benchmark.h>
 
 #include <lazuli/lazuli.h>
-
-#include "core/dispatcher.h"
-#include "core/op_registration.h"
 
 namespace {
 
@@ -31,36 +31,6 @@ void BM_EagerAddScalar1Element(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(a + 2.5);
 }
 BENCHMARK(BM_EagerAddScalar1Element);
-
-// The same add through the boxed calling convention (what fallbacks use).
-void BM_BoxedAdd1Element(benchmark::State& state) {
-  const lz::OperatorHandle op = lz::Dispatcher::singleton().find_or_throw("add.Tensor");
-  const lz::Tensor a = lz::ones({1}), b = lz::ones({1});
-  lz::Stack stack;
-  for (auto _ : state) {
-    stack.clear();
-    stack.emplace_back(a);
-    stack.emplace_back(b);
-    stack.emplace_back(lz::Scalar(1));
-    op.call_boxed(&stack);
-    benchmark::DoNotOptimize(stack);
-  }
-}
-BENCHMARK(BM_BoxedAdd1Element);
-
-lz::Tensor identity_kernel(const lz::Tensor& self) { return self; }
-
-// Dispatch alone: key set, table lookup and an unboxed call of a kernel that
-// does nothing.
-void BM_DispatchOnly(benchmark::State& state) {
-  static lz::Library lib("bench");
-  static const lz::OperatorHandle op =
-      lib.def("bench::identity(Tensor self) -> Tensor").kernel(lz::DispatchKey::CPU, &identity_kernel).handle();
-  const auto typed = op.typed<lz::Tensor(const lz::Tensor&)>();
-  const lz::Tensor a = lz::ones({1});
-  for (auto _ : state) benchmark::DoNotOptimize(typed.call(a));
-}
-BENCHMARK(BM_DispatchOnly);
 
 // A cached 64-byte allocation and free (the output of a 1-element op).
 void BM_CpuAllocatorCachedBlock(benchmark::State& state) {

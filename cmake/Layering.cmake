@@ -1,10 +1,11 @@
 # Module layering (shared DESIGN.md, "Modules and who may include whom") as a
 # build step: every module library waits for the check, and the check reruns
-# whenever a source or header of a module changes, so an include in the wrong
-# direction fails the build (the rules: cmake/check_layering.cmake).
+# whenever a source or header of a module (or of tools/ and bench/) changes,
+# so an include in the wrong direction fails the build (the rules:
+# cmake/check_layering.cmake).
 set(lz_layering_script ${PROJECT_SOURCE_DIR}/cmake/check_layering.cmake)
 set(lz_layered_files "")
-foreach(dir core eager_kernels ir passes codegen_interp codegen_llvm codegen_cuda lazy autograd tools)
+foreach(dir core eager_kernels ir passes codegen_interp codegen_llvm codegen_cuda lazy autograd tools bench)
   file(GLOB_RECURSE files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.h ${PROJECT_SOURCE_DIR}/${dir}/*.cpp)
   list(APPEND lz_layered_files ${files})
 endforeach()

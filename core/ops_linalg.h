@@ -3,6 +3,7 @@
 // is not supported. *_out variants write into `out` (resized if it is empty).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "core/tensor.h"
@@ -39,5 +40,11 @@ Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scala
                const Scalar& alpha = 1);
 Tensor& addmm_out(Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
                   const Scalar& beta = 1, const Scalar& alpha = 1);
+
+// The kernel set OpenBLAS picked for this CPU for the float matrix products
+// ("Cooperlake", "Haswell", ...); the environment variable OPENBLAS_CORETYPE
+// overrides its choice. Not an operator (defined with the BLAS calls,
+// eager_kernels/cpu/linalg_kernels.cpp).
+std::string blas_core_name();
 
 }  // namespace lz

@@ -88,7 +88,8 @@ void set_settings(const Settings& s) {
     // Executables compiled under other passes, fusion or codegen settings must not be reused.
     const Settings& old = state().settings;
     recompile = s.fusion != old.fusion || s.pipeline != old.pipeline || s.codegen != old.codegen ||
-                s.fast_math != old.fast_math || s.jit_fault != old.jit_fault ||
+                s.fast_math != old.fast_math || s.jit_threshold != old.jit_threshold ||
+                s.cuda_archs != old.cuda_archs || s.jit_fault != old.jit_fault ||
                 s.lowering_fault != old.lowering_fault;
     state().settings = s;
     state().node_limit = s.node_limit;

@@ -1,8 +1,12 @@
 #include "lazy/explain.h"
 
 #include <array>
+#include <atomic>
 #include <cstdio>
+#include <exception>
 #include <functional>
+#include <memory>
+#include <random>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -11,11 +15,14 @@
 #include "codegen_cuda/cuda_source.h"
 #include "codegen_llvm/compiled_kernel.h"
 #include "codegen_llvm/jit_engine.h"
+#include "codegen_llvm/kernel_emitter.h"
 #include "core/error.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "lazy/compile.h"
+#include "lazy/config.h"
+#include "lazy/generate_code.h"
 #include "passes/dot.h"
 
 namespace lz::lazy {
@@ -39,6 +46,11 @@ class PipelineCapture final : public CompileObserver {
       *passes_ << "=== input ===\n" << ir::print_graph(c.program.graph, c.program.outputs);
     }
     if (step == CompileStep::Lower) lowered_(c);
+    if (step == CompileStep::GenerateCode) {
+      for (const passes::FusionGroup& g : c.plan.groups) {
+        if (g.is_kernel() && device_of(c.program, g).type() == DeviceType::CPU) cpu_kernels.push_back(g.kernel);
+      }
+    }
     if (step == CompileStep::Assemble) {
       pass_stats = c.pass_stats;
       ms = c.ms;
@@ -47,6 +59,9 @@ class PipelineCapture final : public CompileObserver {
 
   std::vector<passes::PassStat> pass_stats;
   std::array<double, kNumCompileSteps> ms{};
+  // The CPU kernels code generation kept (it turns the kernels it cannot
+  // emit into eager steps), in plan order.
+  std::vector<ir::Kernel> cpu_kernels;
 
  private:
   std::ostringstream* passes_;
@@ -82,19 +97,72 @@ std::string stats_table(const std::vector<passes::PassStat>& stats) {
   return os.str();
 }
 
+// `k` compiled by LLVM as CompiledKernel compiles its unit-stride variant
+// at a first launch, but under a key and symbols no compile had before (a
+// per-process random number and a counter), so no cache answers.
+KernelCompile compile_fresh(const ir::Kernel& k) {
+  static std::atomic<uint64_t> serial{0};
+  static const uint64_t process = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  codegen_llvm::JitEngine& jit = codegen_llvm::JitEngine::instance();
+  const bool fast = detail::fast_math();
+  codegen_llvm::VariantSpec spec;
+  spec.classes.assign(k.accesses.size(), codegen_llvm::StrideClass::Unit);
+  spec.vector_bits = jit.vector_bits();
+  spec.math = fast ? codegen_llvm::MathMode::Fast : codegen_llvm::MathMode::Precise;
+  const std::string prefix = "lzexplain_" + std::to_string(serial.fetch_add(1));
+  char nonce[24];
+  std::snprintf(nonce, sizeof nonce, "%016llx", static_cast<unsigned long long>(process));
+  const std::string key = ir::print_kernel(k) + "|classes unit|" + (fast ? "fast" : "precise") + "|fresh " + nonce +
+                          " " + prefix;
+  KernelCompile r;
+  r.kernel = k.name;
+  const codegen_llvm::JitStats before = jit.stats();
+  try {
+    // The code is released again when `got` goes.
+    const codegen_llvm::JitEngine::Result got =
+        jit.get(key, {prefix + "_run"}, codegen_llvm::kernel_emit_fn(k, spec, prefix));
+    r.ms = got.ms;
+  } catch (const codegen_llvm::CompileFailure& f) {
+    r.failure = f.reason;
+    return r;
+  } catch (const std::exception&) {
+    throw;
+  } catch (...) {
+    // The emitter's own error type, UnsupportedKernel (the pipeline's check
+    // emitted this kernel already, so only a variant-specific limit lands here).
+    r.failure = "the code generator cannot emit the unit-stride variant";
+    return r;
+  }
+  const codegen_llvm::JitStats after = jit.stats();
+  r.optimize_ms = after.optimize_ms - before.optimize_ms;
+  r.codegen_ms = after.codegen_ms - before.codegen_ms;
+  return r;
+}
+
 }  // namespace
 
-Explanation explain_graph(std::string_view ir_text, const ExplainOptions& o) {
-  const ir::ParsedGraph parsed = ir::parse_graph(ir_text);
-  LZ_CHECK(!parsed.outputs.empty(), ValueError, "the graph returns nothing (add a 'return %k' line)");
+IrGraph::IrGraph(std::string_view ir_text)
+    : parsed_(std::make_unique<ir::ParsedGraph>(ir::parse_graph(ir_text))) {
+  LZ_CHECK(!parsed_->outputs.empty(), ValueError, "the graph returns nothing (add a 'return %k' line)");
   // The parser builds what the text says; a hand-written graph may still
   // break an invariant the passes rely on, so check it before they run.
   try {
-    ir::verify_graph(parsed.graph, parsed.outputs);
+    ir::verify_graph(parsed_->graph, parsed_->outputs);
   } catch (const Error& e) {
     throw ValueError(std::string("invalid graph: ") + e.what());
   }
+}
 
+IrGraph::IrGraph(IrGraph&&) noexcept = default;
+IrGraph& IrGraph::operator=(IrGraph&&) noexcept = default;
+IrGraph::~IrGraph() = default;
+
+uint64_t IrGraph::cache_key() const { return parsed_->graph.hash_of(parsed_->outputs); }
+
+Explanation explain_graph(std::string_view ir_text, const ExplainOptions& o) { return explain_graph(IrGraph(ir_text), o); }
+
+Explanation explain_graph(const IrGraph& graph, const ExplainOptions& o) {
+  const ir::ParsedGraph& parsed = *graph.parsed_;
   Explanation result;
   std::ostringstream out;
   const bool headers = o.print.count() > 1;
@@ -162,6 +230,12 @@ Explanation explain_graph(std::string_view ir_text, const ExplainOptions& o) {
   };
   PipelineCapture captured(o.print.passes ? &out : nullptr, print_lowered);
   compile(parsed.graph, GraphData{}, parsed.outputs, CompileOptions{o.passes, o.fuse}, &captured);
+  for (size_t step = 0; step < kNumCompileSteps; ++step) {
+    result.steps.push_back({std::string(step_name(static_cast<CompileStep>(step))), captured.ms[step]});
+  }
+  if (o.compile_kernels) {
+    for (const ir::Kernel& kernel : captured.cpu_kernels) result.kernel_compiles.push_back(compile_fresh(kernel));
+  }
   if (o.print.stats) {
     section("stats");
     out << steps_table(captured.ms) << stats_table(captured.pass_stats);

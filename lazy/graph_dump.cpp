@@ -7,8 +7,6 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
-#include "codegen_cuda/device_kernel.h"
-#include "codegen_llvm/compiled_kernel.h"
 #include "ir/printer.h"
 #include "passes/dot.h"
 
@@ -60,8 +58,8 @@ void GraphDump::after_step(CompileStep step, const Compilation& c) {
         if (!plan.groups[i].is_kernel()) continue;
         const std::string kernel = absl::StrCat("_kernel_", k++);
         write(step, kernel + ".kir", ir::print_kernel(plan.groups[i].kernel));
-        if (c.code[i].cpu) write(step, kernel + ".ll", c.code[i].cpu->llvm_ir());
-        if (c.code[i].cuda) write(step, kernel + ".cu", c.code[i].cuda->source().code);
+        const KernelCode& code = c.code[i];
+        if (code && !code->language().empty()) write(step, kernel + "." + std::string(code->language()), code->text());
       }
       break;
     }

@@ -2,16 +2,11 @@
 
 #include <atomic>
 #include <cstdio>
-#include <map>
 #include <mutex>
 
-#include "codegen_cuda/device_kernel.h"
-#include "codegen_cuda/emulated_kernel.h"
 #include "codegen_interp/kernel_interpreter.h"
-#include "codegen_llvm/compiled_kernel.h"
-#include "codegen_llvm/jit_engine.h"
-#include "core/object_file_cache.h"
 #include "core/error.h"
+#include "lazy/code_generators.h"
 #include "lazy/config.h"
 #include "lazy/metrics.h"
 
@@ -48,11 +43,11 @@ Tensor apply_view(const Tensor& t, const ir::ViewStep& s, std::span<const SizeVe
   LZ_INTERNAL_ASSERT(false, "unknown view step");
 }
 
-codegen_interp::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const Tensor& viewed, IntArrayRef domain,
+ir::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const Tensor& viewed, IntArrayRef domain,
                                  bool reduced_store) {
   LZ_INTERNAL_ASSERT(viewed.dim() == static_cast<int64_t>(k.rank), "kernel ", k.name, " access a", a,
                      ": rank ", viewed.dim(), " does not match the domain rank ", k.rank);
-  codegen_interp::BoundAccess b;
+  ir::BoundAccess b;
   b.data = viewed.data_ptr();
   b.strides.resize(k.rank);
   for (uint32_t d = 0; d < k.rank; ++d) {
@@ -66,36 +61,9 @@ codegen_interp::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const T
   return b;
 }
 
-// LZ_CODEGEN=cuda-emu: the kernel's generated CUDA source, compiled for the
-// emulator once per process (and kept on disk beside the LLVM kernel
-// cache) and checked by NVRTC for LZ_CUDA_ARCHS, or nullptr when the CUDA generator cannot express it (counted;
-// the interpreter runs it).
-const codegen_cuda::EmulatedKernel* emulated_kernel(const ir::Kernel& k) {
-  static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<codegen_cuda::EmulatedKernel>> kernels;  // by entry (a content hash)
-  std::string entry;
-  try {
-    entry = codegen_cuda::generate_cuda_source(k).entry;
-  } catch (const NotImplementedError& e) {
-    detail::count_codegen_failure(e.what());
-    return nullptr;
-  }
-  std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<codegen_cuda::EmulatedKernel>& slot = kernels[entry];
-  if (!slot) {
-    codegen_cuda::EmulatorOptions options;
-    options.cache_dir = ObjectFileCache::default_dir() + "-cuda-emu";
-    options.nvrtc_archs = detail::cuda_archs();
-    slot = codegen_cuda::EmulatedKernel::compile(k, options);
-  }
-  return slot.get();
-}
-
-}  // namespace
-
-namespace {
 std::mutex observer_mutex;
 std::function<void(const ir::Kernel&)> kernel_observer;
+
 }  // namespace
 
 void set_kernel_observer(std::function<void(const ir::Kernel&)> observer) {
@@ -108,35 +76,23 @@ KernelCode compile_kernel(const ir::Kernel& k, Device device, std::string* failu
     std::lock_guard<std::mutex> lock(observer_mutex);
     if (kernel_observer) kernel_observer(k);
   }
-  if (device.is_cuda()) {
-    try {
-      return {nullptr, codegen_cuda::DeviceKernel::get(k, device.index(), codegen_cuda::DeviceKernelOptions())};
-    } catch (const NotImplementedError& e) {
-      *failure = e.what();
-      detail::count_codegen_failure(e.what());
-      return {};
-    }
-  }
-  if (detail::codegen() != Settings::Codegen::Llvm) return {};
-  if (detail::jit_fault(k.name)) {
+  if (device.is_cpu() && detail::jit_fault(k.name)) {
     *failure = "LZ_JIT_FAULT: injected compile failure of " + k.name;
     detail::count_codegen_failure(*failure);
-    return {};
+    return nullptr;
   }
-  codegen_llvm::CodegenOptions options;
-  options.math = detail::fast_math() ? codegen_llvm::MathMode::Fast : codegen_llvm::MathMode::Precise;
   try {
-    return {std::make_shared<const codegen_llvm::CompiledKernel>(k, options), nullptr};
-  } catch (const codegen_llvm::CompileFailure& f) {
-    *failure = f.reason;
-    detail::count_codegen_failure(f.reason);
-    return {};
+    return code_generator_for(device).compile(k, device.index(), codegen_settings());
+  } catch (const NotImplementedError& e) {
+    *failure = e.what();
+    detail::count_codegen_failure(*failure);
+    return nullptr;
   }
 }
 
 void launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
                    std::span<const SizeVec> shapes, std::vector<Scalar> params) {
-  codegen_interp::KernelLaunch launch;
+  ir::KernelLaunch launch;
   const SizeVec& domain = shapes[k.domain_shape];
   launch.domain.assign(domain.begin(), domain.end());
   std::vector<uint8_t> reduced(k.accesses.size(), 0);
@@ -152,24 +108,17 @@ void launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const 
     viewed.push_back(std::move(t));
   }
   launch.params = std::move(params);
-  if (code.cuda) return code.cuda->launch(launch);
-  const codegen_llvm::CompiledKernel* compiled = code.cpu.get();
-  if (detail::codegen() == Settings::Codegen::CudaEmulator) {
-    if (const codegen_cuda::EmulatedKernel* emulated = emulated_kernel(k)) return emulated->run(launch);
-  }
-  if (compiled != nullptr && compiled->worth_compiling(launch, detail::jit_threshold())) {
-    try {
-      compiled->run(launch);
-      return;
-    } catch (const codegen_llvm::CompileFailure& f) {
-      detail::count_codegen_failure(f.reason);
-      static std::atomic<bool> warned{false};
-      if (!warned.exchange(true)) {
-        std::fprintf(stderr, "[lazuli] warning: %s; running it through the interpreter\n", f.reason.c_str());
-      }
+  std::string failure;
+  if (code->launch(launch, &failure)) return;
+  // Declined: the reference interpreter runs it.
+  if (!failure.empty()) {
+    detail::count_codegen_failure(failure);
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true)) {
+      std::fprintf(stderr, "[lazuli] warning: %s; running it through the interpreter\n", failure.c_str());
     }
   }
-  if (compiled != nullptr) detail::count_interpreted();
+  detail::count_interpreted();
   codegen_interp::run_kernel(k, launch);
 }
 

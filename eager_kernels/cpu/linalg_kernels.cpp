@@ -11,6 +11,7 @@
 
 #include "core/empty_tensor.h"
 #include "core/memory_overlap.h"
+#include "core/ops_linalg.h"
 #include "core/parallel.h"
 #include "eager_kernels/blas_layout.h"
 #include "eager_kernels/cpu/copy_kernels.h"
@@ -237,6 +238,10 @@ void addmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat1, const
 
 int blas_num_threads() { return openblas_get_num_threads(); }
 
+}  // namespace lz::cpu
+
+namespace lz {
+
 std::string blas_core_name() { return openblas_get_corename(); }
 
-}  // namespace lz::cpu
+}  // namespace lz

@@ -22,8 +22,5 @@ void addmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat1, const
 // The number of threads OpenBLAS currently uses (set from lz::get_num_threads()
 // before every BLAS call).
 int blas_num_threads();
-// The kernel set OpenBLAS picked for this CPU ("Cooperlake", "Haswell", ...);
-// the environment variable OPENBLAS_CORETYPE overrides its choice.
-std::string blas_core_name();
 
 }  // namespace lz::cpu

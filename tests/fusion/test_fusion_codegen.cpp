@@ -10,6 +10,8 @@
 #include <functional>
 #include <sstream>
 
+#include "codegen_interp/interp_code_generator.h"
+#include "ir/code_generator.h"
 #include "lazy/config.h"
 #include "lazy/metrics.h"
 
@@ -69,6 +71,49 @@ TEST_CASE("LZ_CODEGEN=interp runs every kernel through the interpreter", "[codeg
   CHECK(lz::lazy::metrics().jit_compiled == 0);
   CHECK(lz::lazy::metrics().kernels_launched == 1);
   CHECK(lz::allclose(got, (x - 0.5).tanh(), 1e-6, 1e-6));
+}
+
+// A CPU generator registered in place of "interp": it records what it is
+// asked to compile, and its code declines every launch, so the reference
+// interpreter runs each kernel (lazy/kernel_launch.cpp's fallback).
+class RecordingGenerator final : public lz::ir::CodeGenerator {
+ public:
+  class DecliningCode final : public lz::ir::CompiledCode {
+   public:
+    bool launch(const lz::ir::KernelLaunch&, std::string*) const override { return false; }
+    std::string_view language() const override { return "txt"; }
+    std::string text() const override { return "recorded"; }
+  };
+  explicit RecordingGenerator(std::vector<std::string>* compiled) : compiled_(compiled) {}
+  std::shared_ptr<const lz::ir::CompiledCode> compile(const lz::ir::Kernel& k, int device_index,
+                                                      const lz::ir::CodegenSettings& settings) const override {
+    compiled_->push_back(k.name + " on device " + std::to_string(device_index) +
+                         (settings.fast_math ? ", fast math" : ", precise math"));
+    return std::make_shared<const DecliningCode>();
+  }
+
+ private:
+  std::vector<std::string>* compiled_;
+};
+
+TEST_CASE("kernels compile through the registered code generator of their device", "[codegen]") {
+  SettingsGuard guard;
+  lz::lazy::Settings s = lz::lazy::settings();
+  s.codegen = lz::lazy::Settings::Codegen::Interpreter;
+  lz::lazy::set_settings(s);
+  const Tensor warm = (lz::ones({3}).to_lazy() + 1).to_eager();  // the built-in generators are registered by now
+  std::vector<std::string> compiled;
+  lz::ir::register_code_generator(lz::DeviceType::CPU, "interp", std::make_unique<RecordingGenerator>(&compiled));
+  struct Restore {
+    ~Restore() { lz::codegen_interp::register_code_generator(); }
+  } restore;
+  const Tensor x = lz::randn({5, 31});
+  lz::lazy::reset_metrics();
+  const Tensor got = (x.to_lazy() * 1.5).cos().to_eager();
+  REQUIRE(compiled.size() == 1);
+  CHECK_THAT(compiled[0], Catch::EndsWith(" on device 0, precise math"));
+  CHECK(lz::lazy::metrics().kernels_interpreted == 1);
+  CHECK(lz::allclose(got, (x * 1.5).cos(), 1e-6, 1e-6));
 }
 
 // f lazily (every kernel compiled) == f eagerly, for inputs of every listed size.

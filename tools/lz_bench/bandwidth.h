@@ -1,11 +1,16 @@
-// The memory bandwidth lz-bench reports workloads against: STREAM-style
-// copy (a[i] = b[i]) and triad (a[i] = b[i] + s c[i]) over arrays far larger
+// The memory bandwidth benchmarks are measured against: STREAM-style copy
+// (a[i] = b[i]) and triad (a[i] = b[i] + s c[i]) over arrays far larger
 // than the caches, split over Lazuli's threads, written with non-temporal
 // stores as the kernels' large outputs are. On these virtual machines the
-// bandwidth moves between levels within seconds, so the runner measures it
-// again next to every timed run rather than trusting one start-up figure.
+// bandwidth moves between levels within seconds, so the benchmarks measure
+// it again next to every timed run rather than trusting one start-up figure.
 // On a CUDA device the same two passes run on device memory (a
 // device-to-device copy, and an add kernel), timed to the stream's end.
+//
+// One implementation for everything that reports "% of the copy": lz-bench
+// (BandwidthProbe) and the Google Benchmark binaries of bench/ (stream_copy,
+// bench/bandwidth.h). Built as the static library lz_bandwidth_probe
+// (tools/lz_bench/CMakeLists.txt); it uses the public API only.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +19,11 @@
 #include <lazuli/lazuli.h>
 
 namespace lz::bench_runner {
+
+// Copies n floats from src to dst with non-temporal stores (plain stores
+// for dst's unaligned edges), split over lz::parallel_for in blocks of 64K
+// floats, each thread fencing its stores. Moves 2 * 4 * n bytes.
+void stream_copy(float* dst, const float* src, int64_t n);
 
 class BandwidthProbe {
  public:

@@ -1,0 +1,69 @@
+// Code generation behind one interface. A code generator compiles a
+// kernel-IR kernel (ir/kernel_ir.h) for one device; the compiled code runs a
+// launch of it (ir/kernel_launch.h: bound buffers, sizes and scalars).
+// Backends register their generators per device type and name, the way
+// LLVM's targets register (lazy/code_generators.cpp registers the built-in
+// ones, the only place that names them); the executor asks for the
+// generator of a device and never names a backend. A new backend is a
+// folder with a CodeGenerator and one registration line.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/device.h"
+#include "ir/kernel_ir.h"
+#include "ir/kernel_launch.h"
+
+namespace lz::ir {
+
+// What every generator may be told, read from the lazy settings when a
+// kernel is compiled (a change recompiles: lazy/config.cpp).
+struct CodegenSettings {
+  bool fast_math = false;  // approximate transcendental functions
+  // CPU JIT: a small kernel runs interpreted until its launch number
+  // `jit_threshold` (compiling it would cost more than it saves).
+  int64_t jit_threshold = 2;
+  // CUDA emulator: NVRTC also compiles each kernel for these architectures,
+  // so a kernel the GPU compiler would reject fails on a machine without one.
+  std::vector<std::string> cuda_archs;
+};
+
+// A kernel compiled for one device.
+class CompiledCode {
+ public:
+  virtual ~CompiledCode() = default;
+  // Runs `launch` (on a device: queues it on the device's stream). Returns
+  // false when the code declines this launch and the caller runs the
+  // reference interpreter instead: a small launch not yet worth compiling,
+  // or (with *failure set to the reason) a variant that failed to compile.
+  virtual bool launch(const KernelLaunch& launch, std::string* failure) const = 0;
+  // The generated code for dumps: its file extension ("ll", "cu"; empty
+  // when there is no text) and the text.
+  virtual std::string_view language() const = 0;
+  virtual std::string text() const = 0;
+};
+
+class CodeGenerator {
+ public:
+  virtual ~CodeGenerator() = default;
+  // `k` compiled for device `device_index` of the generator's device type.
+  // Throws NotImplementedError, naming what it cannot express, when it
+  // cannot generate `k` (the caller runs the kernel's nodes as eager steps).
+  virtual std::shared_ptr<const CompiledCode> compile(const Kernel& k, int device_index,
+                                                      const CodegenSettings& settings) const = 0;
+};
+
+// Registers `generator` as `name` for devices of `type`; the first one
+// registered for a type is its default. Re-registering a name replaces it.
+void register_code_generator(DeviceType type, std::string_view name, std::unique_ptr<CodeGenerator> generator);
+// The generator registered as `name` for `type` (the default for an empty
+// name); NotImplementedError listing the registered ones when there is none.
+const CodeGenerator& code_generator(DeviceType type, std::string_view name = {});
+// The names registered for `type`, default first.
+std::vector<std::string> code_generator_names(DeviceType type);
+
+}  // namespace lz::ir

@@ -1,0 +1,19 @@
+// Which code generator compiles a kernel (ir/code_generator.h): on the CPU
+// the one LZ_CODEGEN names (llvm, interp, cuda-emu), on another device its
+// type's default. The built-in generators are registered here, on first
+// use: the backends are static libraries, whose self-registering objects
+// the linker would drop, so registration is explicit and this file is the
+// only one that names the backends (as LLVM's InitializeAllTargets does).
+#pragma once
+
+#include "core/device.h"
+#include "ir/code_generator.h"
+
+namespace lz::lazy {
+
+const ir::CodeGenerator& code_generator_for(Device device);
+
+// The lazy settings a code generator is told.
+ir::CodegenSettings codegen_settings();
+
+}  // namespace lz::lazy
