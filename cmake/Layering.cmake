@@ -5,7 +5,7 @@
 # cmake/check_layering.cmake).
 set(lz_layering_script ${PROJECT_SOURCE_DIR}/cmake/check_layering.cmake)
 set(lz_layered_files "")
-foreach(dir core eager_kernels ir passes codegen_interp codegen_llvm codegen_cuda lazy autograd tools bench)
+foreach(dir core eager_kernels ir passes codegen_interp codegen_llvm codegen_cuda lazy autograd cuda_operators tools bench)
   file(GLOB_RECURSE files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.h ${PROJECT_SOURCE_DIR}/${dir}/*.cpp)
   list(APPEND lz_layered_files ${files})
 endforeach()

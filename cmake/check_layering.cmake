@@ -9,12 +9,13 @@ set(allowed_codegen_cuda "core;ir;passes;codegen_cuda")
 set(allowed_codegen_interp "core;ir;passes;codegen_interp")
 set(allowed_lazy "core;eager_kernels;ir;passes;codegen_llvm;codegen_cuda;codegen_interp;lazy")
 set(allowed_autograd "core;lazy;autograd")
+set(allowed_cuda_operators "core;eager_kernels;codegen_cuda;lazy;cuda_operators")
 # The tools and the benchmarks use the public API (<lazuli/lazuli.h>) and
 # lazy/ only; the benchmarks measure against lz-bench's bandwidth probe
 # (tools/lz_bench/bandwidth.h).
 set(allowed_tools "lazy;tools")
 set(allowed_bench "lazy;tools;bench")
-set(modules core eager_kernels ir passes codegen_llvm codegen_cuda codegen_interp lazy autograd tools bench)
+set(modules core eager_kernels ir passes codegen_llvm codegen_cuda codegen_interp lazy autograd cuda_operators tools bench)
 
 set(violations "")
 foreach(module IN LISTS modules)

@@ -2,7 +2,7 @@
 // generated kernel (load, convert, store) with the source's and the
 // destination's strides as arguments, one kernel per (rank, dtype pair).
 // The strided and converting half of every CUDA copy_; byte copies and
-// host transfers are core/cuda_copy.h.
+// host transfers are core/cuda/copy.h.
 #pragma once
 
 #include "core/tensor.h"

@@ -8,9 +8,9 @@
 #include "codegen_cuda/emulated_kernel.h"
 #include "codegen_cuda/kernel_args.h"
 #include "codegen_cuda/nvrtc.h"
-#include "core/cuda.h"
-#include "core/cuda_device.h"
-#include "core/cuda_driver.h"
+#include "core/cuda/runtime.h"
+#include "core/cuda/device.h"
+#include "core/cuda/driver.h"
 #include "core/error.h"
 #include "core/object_file_cache.h"
 

@@ -4,7 +4,7 @@
 #include <atomic>
 
 #include "core/cpu_allocator.h"
-#include "core/cuda_allocator.h"
+#include "core/cuda/allocator.h"
 #include "core/error.h"
 
 namespace lz {

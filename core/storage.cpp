@@ -3,7 +3,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "core/cuda_copy.h"
+#include "core/cuda/copy.h"
 #include "core/error.h"
 
 namespace lz {

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <vector>
 
-#include "core/cuda_device.h"
+#include "core/cuda/device.h"
 #include "core/error.h"
 
 namespace lz::cuda::blas {

@@ -1,6 +1,6 @@
 #include "eager_kernels/cuda/fill_kernels.h"
 
-#include "core/cuda_copy.h"
+#include "core/cuda/copy.h"
 #include "core/empty_tensor.h"
 #include "core/error.h"
 

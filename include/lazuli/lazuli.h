@@ -4,9 +4,9 @@
 
 #include "autograd/autograd.h"
 #include "core/cpu_allocator.h"
-#include "core/cuda.h"
-#include "core/cuda_allocator.h"
-#include "core/cuda_device.h"
+#include "core/cuda/runtime.h"
+#include "core/cuda/allocator.h"
+#include "core/cuda/device.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/factories.h"

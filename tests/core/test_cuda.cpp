@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "core/allocator.h"
-#include "core/cuda.h"
+#include "core/cuda/runtime.h"
 #include "core/error.h"
 
 namespace lz {

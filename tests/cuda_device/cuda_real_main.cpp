@@ -13,7 +13,7 @@
 
 #include <lazuli/lazuli.h>
 
-#include "core/cuda_device.h"
+#include "core/cuda/device.h"
 #include "codegen_cuda/nvrtc.h"
 #include "eager_kernels/cuda/cublas.h"
 #include "tests/catch_run.h"

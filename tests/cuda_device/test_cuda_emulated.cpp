@@ -11,9 +11,9 @@
 
 #include <lazuli/lazuli.h>
 
-#include "core/cuda_allocator.h"
-#include "core/cuda_copy.h"
-#include "core/cuda_device.h"
+#include "core/cuda/allocator.h"
+#include "core/cuda/copy.h"
+#include "core/cuda/device.h"
 
 namespace {
 

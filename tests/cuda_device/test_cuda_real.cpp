@@ -8,8 +8,8 @@
 #include <lazuli/lazuli.h>
 
 #include "codegen_cuda/device_kernel.h"
-#include "core/cuda_allocator.h"
-#include "core/cuda_device.h"
+#include "core/cuda/allocator.h"
+#include "core/cuda/device.h"
 #include "tests/cuda_device/cuda_device_checks.h"
 #include "tests/cuda_device/cuda_op_table.h"
 #include "tests/op_table/entry_tests.h"

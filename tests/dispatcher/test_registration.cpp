@@ -3,7 +3,7 @@
 // meta functions and schema access from boxed fallbacks.
 #include <catch2/catch.hpp>
 
-#include "core/cuda.h"
+#include "core/cuda/runtime.h"
 #include "core/schema_parser.h"
 #include "core/warning.h"
 #include "tests/dispatcher/dispatch_test_util.h"

@@ -1,13 +1,13 @@
-#include "core/cuda_allocator.h"
+#include "core/cuda/allocator.h"
 
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
 
-#include "core/cuda.h"
-#include "core/cuda_device.h"
-#include "core/cuda_driver.h"
+#include "core/cuda/runtime.h"
+#include "core/cuda/device.h"
+#include "core/cuda/driver.h"
 #include "core/error.h"
 
 namespace lz::cuda {

@@ -9,7 +9,7 @@
 //
 // What is not a one-op graph:
 // - copy_ (and so every device transfer): byte copies through
-//   core/cuda_copy.h and converting or strided copies through
+//   core/cuda/copy.h and converting or strided copies through
 //   codegen_cuda/device_copy.h;
 // - operators returning numbers (item, equal, allclose): computed on host
 //   copies of their tensor arguments (counted as fallbacks);
@@ -24,7 +24,7 @@
 //   the other factories (randn, arange on device=cuda) are made on the CPU
 //   and copied, so random numbers match the CPU's for a seed;
 #include "codegen_cuda/device_copy.h"
-#include "core/cuda_copy.h"
+#include "core/cuda/copy.h"
 #include "core/error.h"
 #include "core/factories.h"
 #include "core/local_dispatch_key_set.h"

@@ -1,11 +1,11 @@
-#include "core/cuda.h"
+#include "core/cuda/runtime.h"
 
 #include <dlfcn.h>
 
 #include <cstdlib>
 #include <type_traits>
 
-#include "core/cuda_driver.h"
+#include "core/cuda/driver.h"
 #include "core/error.h"
 
 namespace lz::cuda {

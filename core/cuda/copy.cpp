@@ -1,4 +1,4 @@
-#include "core/cuda_copy.h"
+#include "core/cuda/copy.h"
 
 #include <algorithm>
 #include <array>
@@ -8,8 +8,8 @@
 #include <mutex>
 #include <vector>
 
-#include "core/cuda_device.h"
-#include "core/cuda_driver.h"
+#include "core/cuda/device.h"
+#include "core/cuda/driver.h"
 #include "core/error.h"
 
 namespace lz::cuda {

@@ -1,11 +1,11 @@
-#include "core/cuda_device.h"
+#include "core/cuda/device.h"
 
 #include <array>
 #include <memory>
 #include <mutex>
 
-#include "core/cuda.h"
-#include "core/cuda_driver.h"
+#include "core/cuda/runtime.h"
+#include "core/cuda/driver.h"
 #include "core/error.h"
 
 namespace lz::cuda {

@@ -1,7 +1,7 @@
 // The CUDA driver API entry points Lazuli uses, looked up with dlsym in the
-// driver that core/cuda.cpp opened (never linked, and no CUDA header: the
+// driver that core/cuda/runtime.cpp opened (never linked, and no CUDA header: the
 // types below are the driver's ABI, every call returns a CUresult, 0 on
-// success). Only core/cuda_*.cpp and the CUDA code generator's launcher
+// success). Only core/cuda/*.cpp and the CUDA code generator's launcher
 // call these; everything else goes through lz::cuda's functions.
 #pragma once
 
