@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <sstream>
 
 #include "core/stable_hash.h"
 #include "ir/printer.h"
@@ -117,6 +118,35 @@ void canonicalise(const std::string& spec, CompileReport& report, Compilation& c
 }
 
 }  // namespace
+
+std::string step_time_table(const std::array<double, kNumCompileSteps>& ms) {
+  std::ostringstream os;
+  char line[160];
+  std::snprintf(line, sizeof line, "%-14s %10s\n", "step", "time_us");
+  os << line;
+  for (size_t s = 0; s < ms.size(); ++s) {
+    const std::string name(step_name(static_cast<CompileStep>(s)));
+    std::snprintf(line, sizeof line, "%-14s %10.1f\n", name.c_str(), ms[s] * 1e3);
+    os << line;
+  }
+  return os.str();
+}
+
+std::string pass_stat_table(const std::vector<passes::PassStat>& stats) {
+  std::ostringstream os;
+  char line[160];
+  std::snprintf(line, sizeof line, "%-12s %10s  %-7s  %12s %12s\n", "pass", "time_us", "changed", "nodes_before",
+                "nodes_after");
+  os << line;
+  for (const auto& s : stats) {
+    std::snprintf(line, sizeof line, "%-12s %10.1f  %-7s  %12zu %12zu\n", s.name.c_str(),
+                  static_cast<double>(s.time.count()) / 1000.0, s.changed ? "yes" : "no", s.nodes_before,
+                  s.nodes_after);
+    os << line;
+  }
+  if (stats.empty()) os << "(no passes ran)\n";
+  return os.str();
+}
 
 std::unique_ptr<Executable> compile(const ir::Graph& trace, const GraphData& data,
                                     std::span<const ir::ValueId> outputs, const CompileOptions& options,

@@ -73,6 +73,11 @@ class CompileObserver {
   virtual void after_step(CompileStep /*step*/, const Compilation& /*c*/) {}
 };
 
+// A compile's step times and its canonicalisation passes' statistics as
+// aligned tables (LZ_DUMP's summary.txt, lz-dump --print=stats).
+std::string step_time_table(const std::array<double, kNumCompileSteps>& ms);
+std::string pass_stat_table(const std::vector<passes::PassStat>& stats);
+
 // Compiles the executable computing `outputs` (in that order) of `trace`
 // for the input layouts of `data` (what the trace's inputs are bound to;
 // empty for a graph read from text). Besides `observer`, the settings'

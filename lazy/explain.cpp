@@ -68,35 +68,6 @@ class PipelineCapture final : public CompileObserver {
   std::function<void(const Compilation&)> lowered_;
 };
 
-std::string steps_table(const std::array<double, kNumCompileSteps>& ms) {
-  std::ostringstream os;
-  char line[160];
-  std::snprintf(line, sizeof line, "%-14s %10s\n", "step", "time_us");
-  os << line;
-  for (size_t s = 0; s < ms.size(); ++s) {
-    const std::string name(step_name(static_cast<CompileStep>(s)));
-    std::snprintf(line, sizeof line, "%-14s %10.1f\n", name.c_str(), ms[s] * 1e3);
-    os << line;
-  }
-  return os.str();
-}
-
-std::string stats_table(const std::vector<passes::PassStat>& stats) {
-  std::ostringstream os;
-  char line[160];
-  std::snprintf(line, sizeof line, "%-12s %10s  %-7s  %12s %12s\n", "pass", "time_us", "changed", "nodes_before",
-                "nodes_after");
-  os << line;
-  for (const auto& s : stats) {
-    std::snprintf(line, sizeof line, "%-12s %10.1f  %-7s  %12zu %12zu\n", s.name.c_str(),
-                  static_cast<double>(s.time.count()) / 1000.0, s.changed ? "yes" : "no", s.nodes_before,
-                  s.nodes_after);
-    os << line;
-  }
-  if (stats.empty()) os << "(no passes ran)\n";
-  return os.str();
-}
-
 // `k` compiled by LLVM as CompiledKernel compiles its unit-stride variant
 // at a first launch, but under a key and symbols no compile had before (a
 // per-process random number and a counter), so no cache answers.
@@ -238,7 +209,7 @@ Explanation explain_graph(const IrGraph& graph, const ExplainOptions& o) {
   }
   if (o.print.stats) {
     section("stats");
-    out << steps_table(captured.ms) << stats_table(captured.pass_stats);
+    out << step_time_table(captured.ms) << pass_stat_table(captured.pass_stats);
   }
   if (o.print.dot) {
     section("dot");

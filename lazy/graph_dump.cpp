@@ -80,20 +80,7 @@ void GraphDump::summary(const Compilation& c) const {
   for (const passes::FusionGroup& g : plan.groups) {
     if (!g.is_kernel()) summary << "  eager " << ir::print_node(p.graph, g.nodes[0]) << "\n    not fused: " << g.reason << "\n";
   }
-  char line[160];
-  summary << "steps:\n";
-  for (size_t s = 0; s < kNumCompileSteps; ++s) {
-    std::snprintf(line, sizeof line, "  %-14s %8.1f us\n", std::string(step_name(static_cast<CompileStep>(s))).c_str(),
-                  c.ms[s] * 1e3);
-    summary << line;
-  }
-  summary << "passes:\n";
-  for (const passes::PassStat& s : c.pass_stats) {
-    std::snprintf(line, sizeof line, "  %-10s %8.1f us  %-9s  nodes %zu -> %zu\n", s.name.c_str(),
-                  static_cast<double>(s.time.count()) / 1e3, s.changed ? "changed" : "unchanged", s.nodes_before,
-                  s.nodes_after);
-    summary << line;
-  }
+  summary << "\n" << step_time_table(c.ms) << "\n" << pass_stat_table(c.pass_stats) << "\n";
   summary << "decisions:\n";
   for (const std::string& d : plan.decisions) summary << "  " << d << "\n";
   write("summary.txt", summary.str());

@@ -89,7 +89,7 @@ TEST_CASE("fusion dump writes every stage of a compiled graph", "[fusion]") {
   CHECK(summary.find("kernels: 1") != std::string::npos);
   for (std::string_view step : {"copy_cone", "canonicalise", "plan_fusion", "lower", "generate_code",
                                 "plan_buffers", "assemble"}) {
-    CHECK(summary.find("  " + std::string(step) + " ") != std::string::npos);
+    CHECK(summary.find("\n" + std::string(step) + " ") != std::string::npos);
   }
   fs::remove_all(dir);
 }

@@ -28,7 +28,7 @@ const std::string& name_of(const ir::CodeGenerator& g) { return dynamic_cast<con
 
 }  // namespace
 
-TEST_CASE("code generators: registered per device type and name; the first is the default", "[ir]") {
+TEST_CASE("code generators: registered per device type and name with the first as the default", "[ir]") {
   CHECK_THROWS_MATCHES(ir::code_generator(DeviceType::CUDA), NotImplementedError,
                        Catch::Matchers::Message("no code generator is registered for cuda devices (registered: none)"));
   ir::register_code_generator(DeviceType::CUDA, "first", std::make_unique<NamedGenerator>("first"));
