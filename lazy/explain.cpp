@@ -34,9 +34,10 @@ namespace {
 // step's time and each pass's statistics.
 class PipelineCapture final : public CompileObserver {
  public:
-  // `passes`: where the IR before and after each pass goes, or null.
-  PipelineCapture(std::ostringstream* passes, std::function<void(const Compilation&)> lowered)
-      : passes_(passes), lowered_(std::move(lowered)) {}
+  // `passes`: where the IR before and after each pass goes, or null;
+  // `keep_cpu_kernels`: fill cpu_kernels (ExplainOptions::compile_kernels).
+  PipelineCapture(std::ostringstream* passes, std::function<void(const Compilation&)> lowered, bool keep_cpu_kernels)
+      : passes_(passes), lowered_(std::move(lowered)), keep_cpu_kernels_(keep_cpu_kernels) {}
 
   void after_pass(std::string_view pass, const passes::Program& p) override {
     if (passes_) *passes_ << "=== after " << pass << " ===\n" << ir::print_graph(p.graph, p.outputs);
@@ -46,9 +47,9 @@ class PipelineCapture final : public CompileObserver {
       *passes_ << "=== input ===\n" << ir::print_graph(c.program.graph, c.program.outputs);
     }
     if (step == CompileStep::Lower) lowered_(c);
-    if (step == CompileStep::GenerateCode) {
+    if (step == CompileStep::GenerateCode && keep_cpu_kernels_) {
       for (const passes::FusionGroup& g : c.plan.groups) {
-        if (g.is_kernel() && device_of(c.program, g).type() == DeviceType::CPU) cpu_kernels.push_back(g.kernel);
+        if (g.is_kernel() && device_of(c.program, g).is_cpu()) cpu_kernels.push_back(g.kernel);
       }
     }
     if (step == CompileStep::Assemble) {
@@ -66,6 +67,7 @@ class PipelineCapture final : public CompileObserver {
  private:
   std::ostringstream* passes_;
   std::function<void(const Compilation&)> lowered_;
+  bool keep_cpu_kernels_;
 };
 
 // `k` compiled by LLVM as CompiledKernel compiles its unit-stride variant
@@ -199,14 +201,12 @@ Explanation explain_graph(const IrGraph& graph, const ExplainOptions& o) {
     }
     if (want_dot) result.dot = passes::to_dot(program, &plan);
   };
-  PipelineCapture captured(o.print.passes ? &out : nullptr, print_lowered);
+  PipelineCapture captured(o.print.passes ? &out : nullptr, print_lowered, o.compile_kernels);
   compile(parsed.graph, GraphData{}, parsed.outputs, CompileOptions{o.passes, o.fuse}, &captured);
   for (size_t step = 0; step < kNumCompileSteps; ++step) {
     result.steps.push_back({std::string(step_name(static_cast<CompileStep>(step))), captured.ms[step]});
   }
-  if (o.compile_kernels) {
-    for (const ir::Kernel& kernel : captured.cpu_kernels) result.kernel_compiles.push_back(compile_fresh(kernel));
-  }
+  for (const ir::Kernel& kernel : captured.cpu_kernels) result.kernel_compiles.push_back(compile_fresh(kernel));
   if (o.print.stats) {
     section("stats");
     out << step_time_table(captured.ms) << pass_stat_table(captured.pass_stats);

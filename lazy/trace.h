@@ -30,8 +30,6 @@ class Trace final : public RefCounted {
 
   TraceMutex& mutex() { return mutex_; }
   ir::Graph& graph() { return graph_; }
-  // The tensors and generators the graph's inputs and generator slots stand for.
-  const GraphData& data() const { return data_; }
   uint64_t epoch() const { return epoch_; }
 
   // A pending value of this trace.
