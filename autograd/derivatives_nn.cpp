@@ -116,7 +116,7 @@ GradList nll_loss_backward(const Ctx& c, const GradList& g) {
   return {grad_self, Tensor(), grad_weight};
 }
 
-const Derivative kTable[] = {
+const Derivative kNnDerivatives[] = {
     {OpId::softmax_int, 0, true,
      [](const Ctx& c, const GradList& g) -> GradList {
        const Tensor y = opmath(c.result());
@@ -165,6 +165,6 @@ const Derivative kTable[] = {
 
 }  // namespace
 
-std::span<const Derivative> nn_derivatives() { return kTable; }
+std::span<const Derivative> nn_derivatives() { return kNnDerivatives; }
 
 }  // namespace lz::autograd

@@ -44,7 +44,7 @@ Tensor gelu_derivative(const Tensor& x, std::string_view approximate) {
   return cdf + x * pdf;
 }
 
-const Derivative kTable[] = {
+const Derivative kPointwiseDerivatives[] = {
     // ---- unary ----
     {OpId::neg, 0, false, [](const Ctx&, const GradList& g) -> GradList { return {-g[0]}; }},
     {OpId::abs, saves({0}), false, [](const Ctx& c, const GradList& g) -> GradList { return {g[0] * c.self().sign()}; }},
@@ -239,6 +239,6 @@ const Derivative kTable[] = {
 
 }  // namespace
 
-std::span<const Derivative> pointwise_derivatives() { return kTable; }
+std::span<const Derivative> pointwise_derivatives() { return kPointwiseDerivatives; }
 
 }  // namespace lz::autograd

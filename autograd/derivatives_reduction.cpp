@@ -116,7 +116,7 @@ Tensor var_backward(const Ctx& c, const Tensor& g) {
   return restore_reduced_dims(g, x.dim(), dims, keepdim) * (x - mean) * (2.0 / (n - correction));
 }
 
-const Derivative kTable[] = {
+const Derivative kReductionDerivatives[] = {
     {OpId::sum, 0, false,
      [](const Ctx& c, const GradList& g) -> GradList { return {expand_reduced(g[0], c.input_sizes(0), std::nullopt, false)}; }},
     {OpId::sum_dim_IntList, 0, false,
@@ -189,6 +189,6 @@ const Derivative kTable[] = {
 
 }  // namespace
 
-std::span<const Derivative> reduction_derivatives() { return kTable; }
+std::span<const Derivative> reduction_derivatives() { return kReductionDerivatives; }
 
 }  // namespace lz::autograd

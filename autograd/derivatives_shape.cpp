@@ -100,7 +100,7 @@ Tensor scattered_source_grad(const Tensor& g, int64_t dim, const Tensor& index) 
   return where(kept.gather(dim, index) == order, g.gather(dim, index), Scalar(0.0));
 }
 
-const Derivative kTable[] = {
+const Derivative kShapeDerivatives[] = {
     // ---- copies and casts ----
     // copy_ overwrites self: its old value gets no gradient.
     {OpId::copy_, 0, false, [](const Ctx&, const GradList& g) -> GradList { return {Tensor(), g[0]}; }},
@@ -204,6 +204,6 @@ const Derivative kTable[] = {
 
 }  // namespace
 
-std::span<const Derivative> shape_derivatives() { return kTable; }
+std::span<const Derivative> shape_derivatives() { return kShapeDerivatives; }
 
 }  // namespace lz::autograd

@@ -11,9 +11,6 @@
 namespace lz::codegen_llvm::vmir {
 namespace {
 
-constexpr float kInf = __builtin_inff();
-constexpr double kNaN = __builtin_nan("");
-
 // 2^n for an i32 n in [-126, 127], built from its bits.
 Value* pow2i(Ir& ir, Value* n, llvm::Type* fty) {
   return ir.from_bits(ir.b.CreateShl(ir.b.CreateAdd(n, ir.ki(n, 127)), ir.ki(n, 23)), fty);

@@ -15,6 +15,11 @@
 
 namespace lz::codegen_llvm::vmir {
 
+// The special values the functions return (a select's constant is a double
+// converted to the vector's element type).
+inline constexpr double kInf = __builtin_inf();
+inline constexpr double kNaN = __builtin_nan("");
+
 using llvm::Value;
 
 class Ir {

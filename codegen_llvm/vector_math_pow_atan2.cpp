@@ -24,9 +24,6 @@
 namespace lz::codegen_llvm::vmir {
 namespace {
 
-constexpr double kInf = __builtin_inf();
-constexpr double kNaN = __builtin_nan("");
-
 // Horner over a coefficient list built at run time (highest degree first).
 Value* horner_v(Ir& ir, Value* x, const std::vector<double>& cs) {
   Value* acc = ir.k(x, cs[0]);

@@ -11,8 +11,6 @@
 namespace lz::codegen_llvm::vmir {
 namespace {
 
-constexpr double kNaN = __builtin_nan("");
-
 struct Reduced {
   Value* y;  // double, |y| <= pi/4 (a little more)
   Value* q;  // i64, quadrant (only its low two bits matter)

@@ -381,13 +381,6 @@ class KernelVerifier {
 
 // ---- Printing -------------------------------------------------------------------
 
-void print_double(std::string& out, double d) {
-  char buf[64];
-  // Shortest text that reads back to the same bits (inf, -inf, nan as words).
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d);
-  out.append(buf, ec == std::errc() ? end : buf);
-}
-
 void print_ints(std::string& out, const std::vector<int64_t>& v, size_t begin, size_t end) {
   for (size_t i = begin; i < end && i < v.size(); ++i) {
     if (i > begin) out += ", ";

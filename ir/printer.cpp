@@ -8,13 +8,6 @@
 #include "core/layout.h"
 
 namespace lz::ir {
-namespace {
-
-// Indexed by ScalarType; one name per dtype, never an alias.
-constexpr std::string_view kDtypeNames[] = {"b8", "u8", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"};
-static_assert(std::size(kDtypeNames) == kNumScalarTypes, "a dtype without a short name");
-static_assert(static_cast<int>(ScalarType::Float) == 8 && static_cast<int>(ScalarType::Bool) == 0,
-              "kDtypeNames follows LZ_FORALL_SCALAR_TYPES");
 
 void print_double(std::string& out, double d) {
   char buf[64];
@@ -22,6 +15,14 @@ void print_double(std::string& out, double d) {
   auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d);
   out.append(buf, ec == std::errc() ? end : buf);
 }
+
+namespace {
+
+// Indexed by ScalarType; one name per dtype, never an alias.
+constexpr std::string_view kDtypeNames[] = {"b8", "u8", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"};
+static_assert(std::size(kDtypeNames) == kNumScalarTypes, "a dtype without a short name");
+static_assert(static_cast<int>(ScalarType::Float) == 8 && static_cast<int>(ScalarType::Bool) == 0,
+              "kDtypeNames follows LZ_FORALL_SCALAR_TYPES");
 
 void print_string_literal(std::string& out, std::string_view s) {
   out += '"';

@@ -56,6 +56,10 @@ std::string print_type(const TensorMeta& type);
 // "f32", "bf16", "b8", ...; "?" for a value that is not a dtype.
 std::string_view dtype_short_name(ScalarType t);
 
+// Appends `d` in the shortest text that reads back to the same bits (inf,
+// -inf, nan as words): the graph's and the kernel IR's float values.
+void print_double(std::string& out, double d);
+
 std::ostream& operator<<(std::ostream& os, const Graph& g);
 
 }  // namespace lz::ir

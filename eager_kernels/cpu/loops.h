@@ -58,6 +58,24 @@ LZ_CPU_CLONES void contiguous_row_prefetch(Out* out, int64_t n, int64_t ahead, c
 // Bytes of output computed into the L1 buffer per streamed block.
 inline constexpr int64_t kStreamingBlockBytes = 4096;
 
+// Rows with one input of the output's element size (unary kernels, and a
+// binary one with an operand bound by value) take the prefetching loop at
+// every length, so each operator and dtype compiles one loop, not two. With
+// several inputs (or a bool one) the fixed line-sized inner loop stops
+// vectorising (where: 88% -> 15%), and those kernels are memory-bound already.
+// Prefetches past the end of an input are harmless: they never fault.
+template <class Out, class... In>
+inline constexpr bool kPrefetchingRow = sizeof...(In) == 1 && ((sizeof(In) == sizeof(Out)) && ...);
+
+template <class Out, class F, class... In>
+inline void contiguous_row_any(Out* out, int64_t n, const F& f, const In*... in) {
+  if constexpr (kPrefetchingRow<Out, In...>) {
+    contiguous_row_prefetch(out, n, kStreamingBlockBytes, f, in...);
+  } else {
+    contiguous_row(out, n, f, in...);
+  }
+}
+
 // The same, through an L1-sized buffer flushed with non-temporal stores:
 // the output's cache lines are never read, saving a third of the traffic of
 // a large binary op.
@@ -65,21 +83,9 @@ template <class Out, class F, class... In>
 void contiguous_row_streaming(Out* out, int64_t n, const F& f, const In*... in) {
   constexpr int64_t kBlock = kStreamingBlockBytes / sizeof(Out);
   alignas(64) Out buffer[kBlock];
-  constexpr bool kPrefetch = sizeof...(In) == 1 && ((sizeof(In) == sizeof(Out)) && ...);
   for (int64_t i = 0; i < n; i += kBlock) {
     const int64_t m = std::min(kBlock, n - i);
-    // Unary kernels only: with several inputs (or a bool one) the fixed
-    // line-sized inner loop stops vectorising (where: 88% -> 15%), and the
-    // binary kernels are memory-bound already.
-    // (`if constexpr`: the prefetching clone is not instantiated where unused.)
-    bool prefetched = false;
-    if constexpr (kPrefetch) {
-      if (i + 2 * kBlock <= n) {
-        contiguous_row_prefetch(buffer, m, kBlock * static_cast<int64_t>(sizeof(Out)), f, (in + i)...);
-        prefetched = true;
-      }
-    }
-    if (!prefetched) contiguous_row(buffer, m, f, (in + i)...);
+    contiguous_row_any(buffer, m, f, (in + i)...);
     streaming_copy(out + i, buffer, static_cast<size_t>(m) * sizeof(Out));
   }
   // Streaming stores are weakly ordered: fence them on the thread that made
@@ -93,11 +99,13 @@ inline void contiguous_row_maybe_streaming(bool streaming, Out* out, int64_t n, 
   if (streaming) {
     contiguous_row_streaming(out, n, f, in...);
   } else {
-    contiguous_row(out, n, f, in...);
+    contiguous_row_any(out, n, f, in...);
   }
 }
 
-template <class Out, class... In, class F, size_t... I>
+// kBindBroadcast: whether a two-input row with one stride-0 operand reads it
+// once and runs a one-input loop (a loop instance of its own).
+template <bool kBindBroadcast, class Out, class... In, class F, size_t... I>
 inline void elementwise_row(char** data, const int64_t* strides, int64_t n, const F& f,
                             bool streaming, std::index_sequence<I...>) {
   constexpr size_t kInputs = sizeof...(In);
@@ -114,7 +122,7 @@ inline void elementwise_row(char** data, const int64_t* strides, int64_t n, cons
       for (int64_t i = 0; i < n; ++i) out[i] = value;
       return;
     }
-  } else if constexpr (kInputs == 2) {
+  } else if constexpr (kInputs == 2 && kBindBroadcast) {
     using A = std::tuple_element_t<0, std::tuple<In...>>;
     using B = std::tuple_element_t<1, std::tuple<In...>>;
     // One operand broadcast along the row (a [n, 1] operand, or a wrapped
@@ -143,17 +151,31 @@ inline void elementwise_row(char** data, const int64_t* strides, int64_t n, cons
   }
 }
 
-}  // namespace detail
-
-template <class Out, class... In, class F>
-void cpu_kernel(const TensorIterator& iter, const F& f) {
+template <bool kBindBroadcast, class Out, class... In, class F>
+void cpu_kernel_impl(const TensorIterator& iter, const F& f) {
   LZ_INTERNAL_ASSERT(iter.noperands() == 1 + static_cast<int>(sizeof...(In)),
                      "cpu_kernel: operand count does not match the kernel");
   const bool streaming = iter.output_nbytes() >= kStreamingStoreBytes;
   iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    detail::elementwise_row<Out, In...>(data, strides, n, f, streaming,
-                                        std::index_sequence_for<In...>());
+    detail::elementwise_row<kBindBroadcast, Out, In...>(data, strides, n, f, streaming,
+                                                        std::index_sequence_for<In...>());
   });
+}
+
+}  // namespace detail
+
+template <class Out, class... In, class F>
+void cpu_kernel(const TensorIterator& iter, const F& f) {
+  detail::cpu_kernel_impl<true, Out, In...>(iter, f);
+}
+
+// cpu_kernel without the one-input loops for a broadcast operand of a
+// two-input kernel (which take the strided loop instead): for callers that
+// bind their one-element operands themselves (ternary_loop), where another
+// loop instance per operator and dtype is not worth its compile time.
+template <class Out, class... In, class F>
+void cpu_kernel_unbound(const TensorIterator& iter, const F& f) {
+  detail::cpu_kernel_impl<false, Out, In...>(iter, f);
 }
 
 }  // namespace lz::cpu

@@ -67,8 +67,6 @@ TensorMeta scalar_result(const Tensor& self, ScalarType dtype) {
   return TensorMeta{SizeVec{}, dtype, self.device()};
 }
 
-bool all_dims(std::optional<IntArrayRef> dims) { return !dims || dims->empty(); }
-
 TensorMeta minmax_all(std::string_view op, const Tensor& self) {
   check_defined(op, "self", self);
   check_no_empty_groups(op, self, Mask(static_cast<size_t>(self.dim()), true), true);

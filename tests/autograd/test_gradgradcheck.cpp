@@ -22,7 +22,7 @@ namespace {
 
 // Fewer elements than the first-order check: every difference runs a
 // backward pass.
-constexpr int64_t kElementsChecked = 12;
+constexpr int64_t kSecondOrderElementsChecked = 12;
 
 struct FirstOrder {
   Tensor s;  // sum_n <v_n, g_n>; does not require grad when the g_n are constant
@@ -86,7 +86,7 @@ std::string gradgradcheck(const lzt::OpInfo& op, const lzt::SampleInput& sample,
     const FirstOrder r = first_order(op, p, inputs, &w, /*create_graph=*/false, /*lazy=*/false, &l);
     return r.s.defined() ? r.s.item<double>() : 0.0;
   };
-  return lzt::compare_with_differences(f, sample, inputs, analytic, value, at_sample.magnitude, kElementsChecked);
+  return lzt::compare_with_differences(f, sample, inputs, analytic, value, at_sample.magnitude, kSecondOrderElementsChecked);
 }
 
 // The families issue 27 names for create_graph: pointwise, reductions and

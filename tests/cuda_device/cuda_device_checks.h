@@ -13,6 +13,9 @@
 
 namespace lz_cuda_test {
 
+// The device every check runs on.
+inline const lz::Device cuda0("cuda:0");
+
 // A CPU tensor's copy on `device` with the same sizes, strides and storage
 // offset (to() would make it contiguous): views stay views.
 inline lz::Tensor to_device_keeping_layout(const lz::Tensor& t, lz::Device device) {

@@ -14,6 +14,7 @@
 #include "core/cuda/allocator.h"
 #include "core/cuda/copy.h"
 #include "core/cuda/device.h"
+#include "tests/cuda_device/cuda_device_checks.h"
 
 namespace {
 
@@ -34,7 +35,7 @@ long driver_calls(const char* name) {
   return count(name);
 }
 
-const lz::Device cuda0("cuda:0");
+using lz_cuda_test::cuda0;
 const lz::Device cuda1("cuda:1");
 
 TEST_CASE("emulated cuda: two devices, their properties", "[cuda]") {

@@ -16,7 +16,7 @@
 namespace {
 
 using Catch::Contains;
-const lz::Device cuda0("cuda:0");
+using lz_cuda_test::cuda0;
 
 TEST_CASE("emulated cuda ops: eager operators match the CPU", "[cuda]") {
   for (const lz_cuda_test::Case& c : lz_cuda_test::eager_cases()) lz_cuda_test::check_against_cpu(c, cuda0);

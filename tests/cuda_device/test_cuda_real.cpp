@@ -16,7 +16,7 @@
 
 namespace {
 
-const lz::Device cuda0("cuda:0");
+using lz_cuda_test::cuda0;
 
 TEST_CASE("cuda device: eager operators match the CPU", "[cuda][cuda_device]") {
   INFO(lz::cuda::device_properties(0).name << " (" << lz::cuda::device_properties(0).arch() << ")");

@@ -6,6 +6,7 @@
 
 #include "core/dispatcher.h"
 #include "test_util.h"
+#include "tests/float_constants.h"
 
 using namespace lz;
 using lzt::int_values;
@@ -13,8 +14,8 @@ using lzt::make_tensor;
 using lzt::values;
 
 namespace {
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-const double kInf = std::numeric_limits<double>::infinity();
+using lzt::kNaN;
+using lzt::kInf;
 
 // Equal values with equal signs (so -0 differs from 0); any NaN matches any NaN.
 bool same_bits(double a, double b) {

@@ -1,12 +1,13 @@
 // equal and allclose.
 #include "test_util.h"
+#include "tests/float_constants.h"
 
 using namespace lz;
 using lzt::make_tensor;
 
 namespace {
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-const double kInf = std::numeric_limits<double>::infinity();
+using lzt::kNaN;
+using lzt::kInf;
 }  // namespace
 
 TEST_CASE("equal", "[eager][compare]") {

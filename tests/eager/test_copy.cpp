@@ -1,5 +1,6 @@
 // copy_, fill_, zero_, clone, contiguous, to(dtype), _to_copy and item.
 #include "test_util.h"
+#include "tests/float_constants.h"
 
 #include <cstring>
 
@@ -9,8 +10,8 @@ using lzt::values;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-const double kInf = std::numeric_limits<double>::infinity();
+using lzt::kNaN;
+using lzt::kInf;
 
 // Expected result of converting `v` (valid in both dtypes) from one dtype to another.
 double convert_ref(double v, ScalarType to) { return to == kBool ? (v != 0 ? 1 : 0) : v; }

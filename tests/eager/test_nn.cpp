@@ -15,6 +15,7 @@
 #include "eager_kernels/cpu/nn_kernels_math.h"
 #include "operator_recorder.h"
 #include "test_util.h"
+#include "tests/float_constants.h"
 
 using namespace lz;
 using lzt::make_tensor;
@@ -26,7 +27,7 @@ using lzt::ThreadCountGuard;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using lzt::kInf;
 
 // Runs f with TestingOnlyMode included (a key without kernels whose fallback
 // records each operator and passes it on): composites run instead of the

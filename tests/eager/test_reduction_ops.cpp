@@ -7,6 +7,7 @@
 
 #include "core/dispatcher.h"
 #include "test_util.h"
+#include "tests/float_constants.h"
 
 using namespace lz;
 using lzt::make_tensor;
@@ -15,7 +16,7 @@ using lzt::values;
 namespace {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using lzt::kInf;
 
 std::vector<int64_t> ints(const Tensor& t) { return lzt::int_values(t); }
 bool x_is_nan(const Tensor& t) { return std::isnan(t.item<double>()); }

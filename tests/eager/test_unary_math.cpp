@@ -3,6 +3,7 @@
 // (integer wrap-around, signed zeros, ties, NaN handling), methods and
 // operator~, in-place/out= dtype behaviour, thread-count independence.
 #include "test_util.h"
+#include "tests/float_constants.h"
 
 #include <cmath>
 #include <limits>
@@ -13,8 +14,8 @@ using lzt::values;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using lzt::kInf;
+using lzt::kNaN;
 
 // Bit-exact comparison of doubles read back (NaN equals NaN, zeros by sign).
 std::string exact(const Tensor& t, const std::vector<double>& expected) {

@@ -11,6 +11,7 @@
 
 #include "core/half.h"
 #include "tests/kernel/kernel_test_util.h"
+#include "tests/float_constants.h"
 
 using namespace lz;
 using namespace lz::ir;
@@ -19,8 +20,8 @@ using namespace lz::kernel_testing;
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using lzt::kNaN;
+using lzt::kInf;
 
 // out[i] = op(x[i], y[i]) over n elements of C++ type T (result type R).
 // Element storage of a result type: std::vector<bool> has no data().

@@ -15,13 +15,14 @@
 #include <typeinfo>
 
 #include "lazy_test_util.h"
+#include "tests/float_constants.h"
 
 namespace {
 
 using namespace lazy_test;
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using lzt::kNaN;
+using lzt::kInf;
 constexpr int64_t kHuge = int64_t{1} << 40;
 
 // The tensor as the call sees it: eager, or the same values lazy.

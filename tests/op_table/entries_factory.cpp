@@ -20,8 +20,6 @@ using lz::IValue;
 using lz::ScalarType;
 using lz::Tensor;
 
-std::vector<Expected> one(Expected e) { return std::vector<Expected>{std::move(e)}; }
-
 const std::vector<std::vector<int64_t>>& factory_shapes() {
   static const std::vector<std::vector<int64_t>> shapes = {{}, {0}, {3}, {2, 3}, {2, 0, 4}, {300, 257}};
   return shapes;
@@ -36,7 +34,7 @@ std::vector<SampleInput> size_samples(ScalarType t) {
   return out;
 }
 
-ScalarType dtype_of(const SampleInput& s) { return s.arg("dtype").to_scalar_type(); }
+ScalarType dtype_arg(const SampleInput& s) { return s.arg("dtype").to_scalar_type(); }
 
 Expected filled(lz::IntArrayRef sizes, ScalarType t, double v) {
   return Expected{lz::SizeVec(sizes.begin(), sizes.end()), t,
@@ -64,8 +62,8 @@ OpInfo constant_entry(std::string name, double value, std::function<Tensor(lz::I
   op.name = name;
   op.dtypes = all_types();
   op.samples = size_samples;
-  op.op = [fn](const SampleInput& s) { return std::vector<Tensor>{fn(s.int_list_arg("size"), dtype_of(s))}; };
-  op.reference = [value](const SampleInput& s) { return one(filled(s.int_list_arg("size"), dtype_of(s), value)); };
+  op.op = [fn](const SampleInput& s) { return std::vector<Tensor>{fn(s.int_list_arg("size"), dtype_arg(s))}; };
+  op.reference = [value](const SampleInput& s) { return one(filled(s.int_list_arg("size"), dtype_arg(s), value)); };
   op.errors = [name] { return negative_size_error(name); };
   return op;
 }
@@ -94,14 +92,14 @@ OpInfo full_entry() {
     return out;
   };
   op.op = [](const SampleInput& s) {
-    const lz::TensorOptions o = s.arg("dtype").is_none() ? lz::TensorOptions() : lz::TensorOptions(dtype_of(s));
+    const lz::TensorOptions o = s.arg("dtype").is_none() ? lz::TensorOptions() : lz::TensorOptions(dtype_arg(s));
     return std::vector<Tensor>{lz::full(s.int_list_arg("size"), s.scalar_arg("value"), o)};
   };
   op.reference = [](const SampleInput& s) {
     const lz::Scalar v = s.scalar_arg("value");
     ScalarType t;
     if (!s.arg("dtype").is_none()) {
-      t = dtype_of(s);
+      t = dtype_arg(s);
     } else {
       t = v.is_bool() ? lz::kBool : v.is_floating_point() ? lz::kFloat32 : lz::kInt64;
     }
@@ -121,11 +119,11 @@ OpInfo empty_entry() {
   op.name = "empty";
   op.dtypes = all_types();
   op.samples = size_samples;
-  op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::empty(s.int_list_arg("size"), dtype_of(s))}; };
-  op.reference = [](const SampleInput& s) { return one(filled(s.int_list_arg("size"), dtype_of(s), 0)); };
+  op.op = [](const SampleInput& s) { return std::vector<Tensor>{lz::empty(s.int_list_arg("size"), dtype_arg(s))}; };
+  op.reference = [](const SampleInput& s) { return one(filled(s.int_list_arg("size"), dtype_arg(s), 0)); };
   op.check = [](const SampleInput& s, const std::vector<Tensor>& outs) {
     if (outs.size() != 1) return std::string("expected one output");
-    return check_meta(outs[0], s.int_list_arg("size"), dtype_of(s));
+    return check_meta(outs[0], s.int_list_arg("size"), dtype_arg(s));
   };
   op.errors = [] { return negative_size_error("empty"); };
   return op;
@@ -157,13 +155,13 @@ OpInfo arange_entry() {
     return out;
   };
   op.op = [](const SampleInput& s) {
-    return std::vector<Tensor>{lz::arange(s.scalar_arg("start"), s.scalar_arg("end"), s.scalar_arg("step"), dtype_of(s))};
+    return std::vector<Tensor>{lz::arange(s.scalar_arg("start"), s.scalar_arg("end"), s.scalar_arg("step"), dtype_arg(s))};
   };
   op.reference = [](const SampleInput& s) {
     const double start = s.double_arg("start"), end = s.double_arg("end"), step = s.double_arg("step");
     const int64_t n = static_cast<int64_t>(std::ceil((end - start) / step));
-    Expected e{{n}, dtype_of(s), {}};
-    for (int64_t i = 0; i < n; ++i) e.values.push_back(as_stored(dtype_of(s), start + static_cast<double>(i) * step));
+    Expected e{{n}, dtype_arg(s), {}};
+    for (int64_t i = 0; i < n; ++i) e.values.push_back(as_stored(dtype_arg(s), start + static_cast<double>(i) * step));
     return one(std::move(e));
   };
   op.tolerance = [](ScalarType t) {
@@ -206,10 +204,10 @@ OpInfo linspace_entry() {
     return out;
   };
   op.op = [](const SampleInput& s) {
-    return std::vector<Tensor>{lz::linspace(s.scalar_arg("start"), s.scalar_arg("end"), s.int_arg("steps"), dtype_of(s))};
+    return std::vector<Tensor>{lz::linspace(s.scalar_arg("start"), s.scalar_arg("end"), s.int_arg("steps"), dtype_arg(s))};
   };
   op.reference = [](const SampleInput& s) {
-    const ScalarType t = dtype_of(s);
+    const ScalarType t = dtype_arg(s);
     const double start = s.double_arg("start"), end = s.double_arg("end");
     const int64_t steps = s.int_arg("steps");
     Expected e{{steps}, t, {}};
@@ -262,11 +260,11 @@ OpInfo eye_entry(bool with_m) {
     return out;
   };
   op.op = [with_m](const SampleInput& s) {
-    return std::vector<Tensor>{with_m ? lz::eye(s.int_arg("n"), s.int_arg("m"), dtype_of(s)) : lz::eye(s.int_arg("n"), dtype_of(s))};
+    return std::vector<Tensor>{with_m ? lz::eye(s.int_arg("n"), s.int_arg("m"), dtype_arg(s)) : lz::eye(s.int_arg("n"), dtype_arg(s))};
   };
   op.reference = [](const SampleInput& s) {
     const int64_t n = s.int_arg("n"), m = s.int_arg("m");
-    return one(build_expected(std::vector<int64_t>{n, m}, dtype_of(s), [](const Coord& c) { return c[0] == c[1] ? 1.0 : 0.0; }));
+    return one(build_expected(std::vector<int64_t>{n, m}, dtype_arg(s), [](const Coord& c) { return c[0] == c[1] ? 1.0 : 0.0; }));
   };
   op.errors = [with_m] {
     std::vector<ErrorInput> e{LZT_EXPECT_ERROR(
@@ -320,14 +318,14 @@ OpInfo random_entry(bool normal) {
   };
   auto call = [normal](const SampleInput& s, int64_t seed) {
     const lz::Generator g = lz::make_generator(static_cast<uint64_t>(seed));
-    return normal ? lz::randn(s.int_list_arg("size"), g, dtype_of(s)) : lz::rand(s.int_list_arg("size"), g, dtype_of(s));
+    return normal ? lz::randn(s.int_list_arg("size"), g, dtype_arg(s)) : lz::rand(s.int_list_arg("size"), g, dtype_arg(s));
   };
   op.op = [call](const SampleInput& s) { return std::vector<Tensor>{call(s, s.int_arg("seed"))}; };
-  op.reference = [](const SampleInput& s) { return one(filled(s.int_list_arg("size"), dtype_of(s), 0)); };
+  op.reference = [](const SampleInput& s) { return one(filled(s.int_list_arg("size"), dtype_arg(s), 0)); };
   op.check = [call, normal](const SampleInput& s, const std::vector<Tensor>& outs) -> std::string {
     if (outs.size() != 1) return "expected one output";
     const Tensor& t = outs[0];
-    std::string m = check_meta(t, s.int_list_arg("size"), dtype_of(s));
+    std::string m = check_meta(t, s.int_list_arg("size"), dtype_arg(s));
     if (!m.empty()) return m;
     m = check_moments(t, normal);
     if (!m.empty()) return m;
@@ -398,14 +396,14 @@ OpInfo randint_entry() {
   };
   auto call = [](const SampleInput& s, int64_t seed) {
     return lz::randint(s.int_arg("low"), s.int_arg("high"), s.int_list_arg("size"),
-                       lz::make_generator(static_cast<uint64_t>(seed)), dtype_of(s));
+                       lz::make_generator(static_cast<uint64_t>(seed)), dtype_arg(s));
   };
   op.op = [call](const SampleInput& s) { return std::vector<Tensor>{call(s, s.int_arg("seed"))}; };
-  op.reference = [](const SampleInput& s) { return one(filled(s.int_list_arg("size"), dtype_of(s), 0)); };
+  op.reference = [](const SampleInput& s) { return one(filled(s.int_list_arg("size"), dtype_arg(s), 0)); };
   op.check = [call](const SampleInput& s, const std::vector<Tensor>& outs) -> std::string {
     if (outs.size() != 1) return "expected one output";
     const Tensor& t = outs[0];
-    std::string m = check_meta(t, s.int_list_arg("size"), dtype_of(s));
+    std::string m = check_meta(t, s.int_list_arg("size"), dtype_arg(s));
     if (!m.empty()) return m;
     const std::vector<double> v = values(t);
     m = check_uniform_integers(v, static_cast<double>(s.int_arg("low")), static_cast<double>(s.int_arg("high")));
@@ -446,10 +444,10 @@ std::vector<SampleInput> like_samples(ScalarType t, const std::vector<ScalarType
   return out;
 }
 
-ScalarType like_dtype(const SampleInput& s) { return s.arg("dtype").is_none() ? s[0].dtype() : dtype_of(s); }
+ScalarType like_dtype(const SampleInput& s) { return s.arg("dtype").is_none() ? s[0].dtype() : dtype_arg(s); }
 
 lz::TensorOptions like_options(const SampleInput& s) {
-  return s.arg("dtype").is_none() ? lz::TensorOptions() : lz::TensorOptions(dtype_of(s));
+  return s.arg("dtype").is_none() ? lz::TensorOptions() : lz::TensorOptions(dtype_arg(s));
 }
 
 OpInfo like_entry(std::string name, std::optional<double> value,

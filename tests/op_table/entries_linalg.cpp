@@ -110,8 +110,6 @@ SampleInput pair(const Tensor& a, const Tensor& b, std::string what) {
   return SampleInput{{a, b}, {}, std::move(what)};
 }
 
-std::string shape_name(lz::IntArrayRef s) { return lz::shape_str(s); }
-
 // Two operands per shape pair, every combination of layouts for small
 // pairs (contiguous, transposed, strided, expanded), plus a row-padded one.
 std::vector<SampleInput> product_samples(lz::ScalarType t,
@@ -121,7 +119,7 @@ std::vector<SampleInput> product_samples(lz::ScalarType t,
   uint32_t seed = 100;
   for (const auto& [a, b] : shapes) {
     out.push_back(pair(domain_tensor(a, t, seed, {}), domain_tensor(b, t, seed + 1, {}),
-                       shape_name(a) + " @ " + shape_name(b)));
+                       lz::shape_str(a) + " @ " + lz::shape_str(b)));
     seed += 2;
   }
   for (const auto& [a, b] : layout_shapes) {
@@ -286,7 +284,7 @@ OpInfo addmm_entry() {
       base.push_back(SampleInput{{domain_tensor(c.self, t, seed, {}), domain_tensor(c.a, t, seed + 1, {}),
                                   domain_tensor(c.b, t, seed + 2, {})},
                                  {},
-                                 shape_name(c.self) + " + " + shape_name(c.a) + " @ " + shape_name(c.b)});
+                                 lz::shape_str(c.self) + " + " + lz::shape_str(c.a) + " @ " + lz::shape_str(c.b)});
       seed += 3;
     }
     // Transposed self / mat1 / mat2.
@@ -368,8 +366,8 @@ OpInfo linear_entry() {
       std::vector<Tensor> ts{domain_tensor(c.input, t, seed, {}), domain_tensor(c.weight, t, seed + 1, {})};
       if (c.has_bias) ts.push_back(domain_tensor(c.bias, t, seed + 2, {}));
       out.push_back(SampleInput{ts, {{"has_bias", lz::IValue(c.has_bias)}},
-                                shape_name(c.input) + " with weight " + shape_name(c.weight) +
-                                    (c.has_bias ? " and bias " + shape_name(c.bias) : " without bias")});
+                                lz::shape_str(c.input) + " with weight " + lz::shape_str(c.weight) +
+                                    (c.has_bias ? " and bias " + lz::shape_str(c.bias) : " without bias")});
       seed += 3;
     }
     // A transposed (non-contiguous) 3-D input and a weight stored [in, out].

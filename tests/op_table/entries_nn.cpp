@@ -36,8 +36,6 @@ namespace {
 
 using lz::Tensor;
 
-std::string shape_name(lz::IntArrayRef s) { return lz::shape_str(s); }
-
 // Applies f to every 1-D slice of x's values along `dim` (row-major result).
 std::vector<double> along_dim(const Tensor& x, int64_t dim,
                               const std::function<std::vector<double>(const std::vector<double>&)>& f) {
@@ -192,7 +190,7 @@ std::vector<SampleInput> norm_samples(lz::ScalarType t, bool rms) {
   for (const Case& c : cases) {
     for (const auto& [w, b] : params) {
       add(domain_tensor(c.input, t, seed + 7, {}), c.normalized, w, b, default_eps,
-          shape_name(c.input) + " over " + shape_name(c.normalized) + (w ? " weight" : "") + (b ? " bias" : ""), t);
+          lz::shape_str(c.input) + " over " + lz::shape_str(c.normalized) + (w ? " weight" : "") + (b ? " bias" : ""), t);
     }
   }
   for (auto& [name, x] : layouts({3, 4}, t, 950, {})) add(x, {4}, true, true, default_eps, name, t);
@@ -339,7 +337,7 @@ std::vector<SampleInput> dropout_samples(lz::ScalarType t) {
 // out is x * keep / (1 - p) element-wise with keep in {0, 1} (and `mask`
 // the keep values when given); "" when it holds.
 std::string check_dropped(const Tensor& x, const Tensor& out, const Tensor* mask, double p) {
-  if (out.sizes() != x.sizes()) return "shape " + shape_name(out.sizes()) + " vs input " + shape_name(x.sizes());
+  if (out.sizes() != x.sizes()) return "shape " + lz::shape_str(out.sizes()) + " vs input " + lz::shape_str(x.sizes());
   if (out.dtype() != x.dtype()) return "dtype changed";
   const std::vector<double> xv = values(x), ov = values(out);
   const std::vector<double> mv = mask ? values(*mask) : std::vector<double>();
@@ -421,7 +419,7 @@ OpInfo native_dropout_entry() {
   op.check = [](const SampleInput& s, const std::vector<Tensor>& outs) -> std::string {
     if (outs.size() != 2) return "expected two outputs";
     const Tensor& x = s[0];
-    if (outs[1].sizes() != x.sizes()) return "mask shape " + shape_name(outs[1].sizes());
+    if (outs[1].sizes() != x.sizes()) return "mask shape " + lz::shape_str(outs[1].sizes());
     if (!s.bool_arg("train")) {
       if (const std::string m = same_values(outs[0], x); !m.empty()) return "train=false changed the values: " + m;
       if (outs[0].numel() > 0 && outs[0].data_ptr() == x.data_ptr()) return "train=false must return a copy";

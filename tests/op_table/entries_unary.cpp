@@ -12,6 +12,7 @@
 #include "tests/op_table/entry_builders.h"
 #include "tests/op_table/reference.h"
 #include "tests/op_table/tensor_access.h"
+#include "tests/float_constants.h"
 
 namespace lzt {
 
@@ -19,8 +20,8 @@ using lz::Tensor;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using lzt::kInf;
+using lzt::kNaN;
 
 std::vector<lz::ScalarType> int_and_bool_types() { return {lz::kBool, lz::kUInt8, lz::kInt8, lz::kInt16, lz::kInt32, lz::kInt64}; }
 

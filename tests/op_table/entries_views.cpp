@@ -25,8 +25,6 @@ int64_t wrap(int64_t d, int64_t nd) {
   return d < 0 ? d + r : d;
 }
 
-std::vector<Expected> one(Expected e) { return std::vector<Expected>{std::move(e)}; }
-
 // The same values (row-major) under new sizes.
 Expected reshaped(const Tensor& x, lz::IntArrayRef sizes) {
   return Expected{lz::SizeVec(sizes.begin(), sizes.end()), x.dtype(), values(x)};

@@ -47,6 +47,9 @@ struct Expected {
   std::vector<double> values;  // row-major
 };
 
+// The expected outputs of a one-output operator.
+inline std::vector<Expected> one(Expected e) { return std::vector<Expected>{std::move(e)}; }
+
 struct Tolerance {
   double rtol = 0;
   double atol = 0;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/float_constants.h"
 #include "tests/op_table/entry_builders.h"
 #include "tests/op_table/reference.h"
 #include "tests/op_table/tensor_access.h"
@@ -22,7 +23,6 @@
 namespace lzt {
 
 inline constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // ---- Sample inputs ---------------------------------------------------------------
 

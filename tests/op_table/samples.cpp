@@ -29,8 +29,6 @@ double dtype_max(lz::ScalarType t) {
   }
 }
 
-std::string shape_name(lz::IntArrayRef sizes) { return lz::shape_str(sizes); }
-
 // Samples of one tensor per (shape, layout).
 const std::vector<std::vector<int64_t>>& unary_shapes() {
   static const std::vector<std::vector<int64_t>> shapes = {
@@ -78,7 +76,7 @@ lz::Tensor domain_tensor(lz::IntArrayRef sizes, lz::ScalarType dtype, uint32_t s
 std::vector<std::pair<std::string, lz::Tensor>> layouts(lz::IntArrayRef sizes, lz::ScalarType dtype,
                                                         uint32_t seed, const Domain& domain) {
   std::vector<std::pair<std::string, lz::Tensor>> out;
-  const std::string name = shape_name(sizes);
+  const std::string name = lz::shape_str(sizes);
   out.emplace_back(name + " contiguous", domain_tensor(sizes, dtype, seed, domain));
   const int64_t nd = static_cast<int64_t>(sizes.size());
   if (nd >= 2) {
@@ -135,7 +133,7 @@ std::vector<SampleInput> binary_samples(lz::ScalarType dtype, const Domain& a, c
   for (const Pair& p : pairs) {
     out.push_back(SampleInput{{domain_tensor(p.a, dtype, seed, a), domain_tensor(p.b, dtype, seed + 1, b)},
                               {},
-                              shape_name(p.a) + " and " + shape_name(p.b)});
+                              lz::shape_str(p.a) + " and " + lz::shape_str(p.b)});
     seed += 2;
   }
   // Non-contiguous operands of the same shape and broadcast against each other.
@@ -166,7 +164,7 @@ std::vector<SampleInput> ternary_samples(lz::ScalarType dtype, const Domain& a, 
     out.push_back(SampleInput{{domain_tensor(t.a, dtype, seed, a), domain_tensor(t.b, dtype, seed + 1, b),
                                domain_tensor(t.c, dtype, seed + 2, c)},
                               {},
-                              shape_name(t.a) + ", " + shape_name(t.b) + " and " + shape_name(t.c)});
+                              lz::shape_str(t.a) + ", " + lz::shape_str(t.b) + " and " + lz::shape_str(t.c)});
     seed += 3;
   }
   out.push_back(SampleInput{{domain_tensor({4, 3}, dtype, 80, a).t(),

@@ -1,6 +1,6 @@
 // Small helpers shared by the shape entries (entries_shape.cpp) and the
 // indexing entries (entries_indexing.cpp): dim wrapping, a fill value per
-// dtype, and a one-output reference.
+// dtype.
 #pragma once
 
 #include <algorithm>
@@ -26,7 +26,5 @@ inline lz::Scalar fill_scalar(lz::ScalarType t) {
   if (is_int(t)) return lz::Scalar(int64_t{-3});
   return lz::Scalar(2.5);
 }
-
-inline std::vector<Expected> one(Expected e) { return std::vector<Expected>{std::move(e)}; }
 
 }  // namespace lzt

@@ -34,7 +34,7 @@ struct Workload {
   // requiring grad there and the optimizer's state lives in the step, so
   // eager and lazy inputs each train a model of their own.
   using Step = std::function<std::vector<Tensor>()>;
-  std::function<Step(std::vector<Tensor>& inputs)> make_step;
+  std::function<Step(std::vector<Tensor>& inputs)> make_step = nullptr;
 };
 
 // Every workload, in id order.
