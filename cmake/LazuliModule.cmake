@@ -49,4 +49,3 @@ function(lz_module_compile_options target)
     target_compile_options(${target} PRIVATE -Werror)
   endif()
 endfunction()
-
