@@ -69,7 +69,7 @@ void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Ten
     const B bv = read_as<B>(b);
     const C cv = read_as<C>(c);
     cpu_kernel_unbound<MO, MA>(TensorIterator(out, {operand_as<A>(a)}),
-                       [f, bv, cv](MA x) -> MO { return static_cast<MO>(f(static_cast<A>(x), bv, cv)); });
+                               [f, bv, cv](MA x) -> MO { return static_cast<MO>(f(static_cast<A>(x), bv, cv)); });
   } else if (sc) {
     const C cv = read_as<C>(c);
     cpu_kernel_unbound<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a), operand_as<B>(b)}), [f, cv](MA x, MB y) -> MO {

@@ -9,19 +9,16 @@
 #include <utility>
 #include <limits>
 
+#include "tests/float_constants.h"
 #include "tests/op_table/entry_builders.h"
 #include "tests/op_table/reference.h"
 #include "tests/op_table/tensor_access.h"
-#include "tests/float_constants.h"
 
 namespace lzt {
 
 using lz::Tensor;
 
 namespace {
-
-using lzt::kInf;
-using lzt::kNaN;
 
 std::vector<lz::ScalarType> int_and_bool_types() { return {lz::kBool, lz::kUInt8, lz::kInt8, lz::kInt16, lz::kInt32, lz::kInt64}; }
 
