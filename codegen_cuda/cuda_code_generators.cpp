@@ -3,6 +3,8 @@
 #include <map>
 #include <mutex>
 
+#include "codegen_cuda/cuda_prelude.h"
+#include "codegen_cuda/cuda_source.h"
 #include "codegen_cuda/device_kernel.h"
 #include "codegen_cuda/emulated_kernel.h"
 #include "core/object_file_cache.h"
@@ -36,6 +38,15 @@ class NvrtcGenerator final : public ir::CodeGenerator {
   std::shared_ptr<const ir::CompiledCode> compile(const ir::Kernel& k, int device_index,
                                                   const ir::CodegenSettings& /*settings*/) const override {
     return std::make_shared<const DeviceCode>(DeviceKernel::get(k, device_index, DeviceKernelOptions()));
+  }
+
+  // The generated CUDA C++, its shared prelude apart.
+  ir::GeneratedSource source(const ir::Kernel& k, const ir::CodegenSettings& /*settings*/) const override {
+    const CudaSource src = generate_cuda_source(k);
+    const std::string_view prelude = cuda_prelude();
+    std::string_view own = std::string_view(src.code).substr(prelude.size());
+    if (!own.empty() && own.front() == '\n') own.remove_prefix(1);
+    return {std::string(prelude), std::string(own), src.row_kernel ? "one block per row" : "grid-stride"};
   }
 };
 

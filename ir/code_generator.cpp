@@ -28,6 +28,14 @@ Registry& registry() {
 
 }  // namespace
 
+GeneratedSource CodeGenerator::source(const Kernel& k, const CodegenSettings& /*settings*/) const {
+  LZ_FAIL(NotImplementedError, "kernel ", k.name, ": this code generator shows no source");
+}
+
+ColdCompile CodeGenerator::compile_cold(const Kernel& k, const CodegenSettings& /*settings*/) const {
+  LZ_FAIL(NotImplementedError, "kernel ", k.name, ": this code generator does not compile ahead of a launch");
+}
+
 void register_code_generator(DeviceType type, std::string_view name, std::unique_ptr<CodeGenerator> generator) {
   LZ_CHECK(generator != nullptr, ValueError, "register_code_generator: no generator given for '", name, "'");
   Registry& r = registry();

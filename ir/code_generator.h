@@ -47,6 +47,22 @@ class CompiledCode {
   virtual std::string text() const = 0;
 };
 
+// The code a generator makes of a kernel, as text for a reader (lz-dump
+// --print=llvm|cuda), made without a device.
+struct GeneratedSource {
+  std::string prelude;  // text every kernel's code starts with (shown once), or empty
+  std::string text;     // the kernel's own code, after the prelude
+  std::string summary;  // a few words on its shape ("one block per row"), or empty
+};
+
+// One compile of a kernel to machine code that no cache answered, timed.
+struct ColdCompile {
+  double ms = 0;           // all of it
+  double optimize_ms = 0;  // of which the optimisation pipeline
+  double codegen_ms = 0;   // of which machine code generation
+  std::string failure;     // why it did not compile (the times are 0 then)
+};
+
 class CodeGenerator {
  public:
   virtual ~CodeGenerator() = default;
@@ -55,6 +71,13 @@ class CodeGenerator {
   // cannot generate `k` (the caller runs the kernel's nodes as eager steps).
   virtual std::shared_ptr<const CompiledCode> compile(const Kernel& k, int device_index,
                                                       const CodegenSettings& settings) const = 0;
+  // The code `k` becomes, without compiling it to machine code.
+  // NotImplementedError when the generator cannot generate `k` or shows no text.
+  virtual GeneratedSource source(const Kernel& k, const CodegenSettings& settings) const;
+  // `k` compiled to machine code now, under names and a key no compile had
+  // before, so that no cache answers (what a kernel's first launch costs
+  // cold). NotImplementedError when the generator does not compile ahead.
+  virtual ColdCompile compile_cold(const Kernel& k, const CodegenSettings& settings) const;
 };
 
 // Registers `generator` as `name` for devices of `type`; the first one

@@ -37,6 +37,11 @@ const ir::CodeGenerator& code_generator_for(Device device) {
   return ir::code_generator(device.type());
 }
 
+const ir::CodeGenerator& code_generator_named(DeviceType type, std::string_view name) {
+  register_builtin_code_generators();
+  return ir::code_generator(type, name);
+}
+
 ir::CodegenSettings codegen_settings() {
   ir::CodegenSettings s;
   s.fast_math = detail::fast_math();

@@ -6,12 +6,17 @@
 // only one that names the backends (as LLVM's InitializeAllTargets does).
 #pragma once
 
+#include <string_view>
+
 #include "core/device.h"
 #include "ir/code_generator.h"
 
 namespace lz::lazy {
 
 const ir::CodeGenerator& code_generator_for(Device device);
+// The generator registered as `name` for `type` (its default for an empty
+// name), whatever LZ_CODEGEN says: for tools that show one backend's code.
+const ir::CodeGenerator& code_generator_named(DeviceType type, std::string_view name = {});
 
 // The lazy settings a code generator is told.
 ir::CodegenSettings codegen_settings();

@@ -1,27 +1,19 @@
 #include "lazy/explain.h"
 
 #include <array>
-#include <atomic>
-#include <cstdio>
-#include <exception>
 #include <functional>
 #include <memory>
-#include <random>
 #include <sstream>
 #include <utility>
 #include <vector>
 
-#include "codegen_cuda/cuda_prelude.h"
-#include "codegen_cuda/cuda_source.h"
-#include "codegen_llvm/compiled_kernel.h"
-#include "codegen_llvm/jit_engine.h"
-#include "codegen_llvm/kernel_emitter.h"
 #include "core/error.h"
+#include "ir/code_generator.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "lazy/code_generators.h"
 #include "lazy/compile.h"
-#include "lazy/config.h"
 #include "lazy/generate_code.h"
 #include "passes/dot.h"
 
@@ -70,46 +62,28 @@ class PipelineCapture final : public CompileObserver {
   bool keep_cpu_kernels_;
 };
 
-// `k` compiled by LLVM as CompiledKernel compiles its unit-stride variant
-// at a first launch, but under a key and symbols no compile had before (a
-// per-process random number and a counter), so no cache answers.
-KernelCompile compile_fresh(const ir::Kernel& k) {
-  static std::atomic<uint64_t> serial{0};
-  static const uint64_t process = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  codegen_llvm::JitEngine& jit = codegen_llvm::JitEngine::instance();
-  const bool fast = detail::fast_math();
-  codegen_llvm::VariantSpec spec;
-  spec.classes.assign(k.accesses.size(), codegen_llvm::StrideClass::Unit);
-  spec.vector_bits = jit.vector_bits();
-  spec.math = fast ? codegen_llvm::MathMode::Fast : codegen_llvm::MathMode::Precise;
-  const std::string prefix = "lzexplain_" + std::to_string(serial.fetch_add(1));
-  char nonce[24];
-  std::snprintf(nonce, sizeof nonce, "%016llx", static_cast<unsigned long long>(process));
-  const std::string key = ir::print_kernel(k) + "|classes unit|" + (fast ? "fast" : "precise") + "|fresh " + nonce +
-                          " " + prefix;
-  KernelCompile r;
-  r.kernel = k.name;
-  const codegen_llvm::JitStats before = jit.stats();
-  try {
-    // The code is released again when `got` goes.
-    const codegen_llvm::JitEngine::Result got =
-        jit.get(key, {prefix + "_run"}, codegen_llvm::kernel_emit_fn(k, spec, prefix));
-    r.ms = got.ms;
-  } catch (const codegen_llvm::CompileFailure& f) {
-    r.failure = f.reason;
-    return r;
-  } catch (const std::exception&) {
-    throw;
-  } catch (...) {
-    // The emitter's own error type, UnsupportedKernel (the pipeline's check
-    // emitted this kernel already, so only a variant-specific limit lands here).
-    r.failure = "the code generator cannot emit the unit-stride variant";
-    return r;
+// Each kernel's code from `generator` (a shared prelude once), under a
+// `comment`-started line naming its group.
+void print_sources(std::ostringstream& out, const passes::FusionPlan& plan, const ir::CodeGenerator& generator,
+                   std::string_view comment) {
+  const ir::CodegenSettings settings = codegen_settings();
+  bool prelude_shown = false;
+  for (size_t i = 0; i < plan.groups.size(); ++i) {
+    const passes::FusionGroup& g = plan.groups[i];
+    if (!g.is_kernel()) continue;
+    try {
+      const ir::GeneratedSource src = generator.source(g.kernel, settings);
+      if (!prelude_shown) out << src.prelude;
+      prelude_shown = true;
+      out << comment << " group " << i << ": kernel " << g.kernel.name;
+      if (!src.summary.empty()) out << " (" << src.summary << ")";
+      out << "\n" << src.text;
+    } catch (const Error& e) {
+      out << comment << " group " << i << ": kernel " << g.kernel.name << ": cannot generate code: " << e.what()
+          << "\n";
+    }
   }
-  const codegen_llvm::JitStats after = jit.stats();
-  r.optimize_ms = after.optimize_ms - before.optimize_ms;
-  r.codegen_ms = after.codegen_ms - before.codegen_ms;
-  return r;
+  if (plan.num_kernels() == 0) out << comment << " (no kernels)\n";
 }
 
 }  // namespace
@@ -167,37 +141,11 @@ Explanation explain_graph(const IrGraph& graph, const ExplainOptions& o) {
     }
     if (o.print.llvm) {
       section("llvm");
-      for (size_t i = 0; i < plan.groups.size(); ++i) {
-        const passes::FusionGroup& g = plan.groups[i];
-        if (!g.is_kernel()) continue;
-        out << "; group " << i << ": kernel " << g.kernel.name << "\n";
-        try {
-          out << codegen_llvm::CompiledKernel(g.kernel).llvm_ir();
-        } catch (const codegen_llvm::CompileFailure& f) {
-          out << "; cannot compile: " << f.reason << "\n";
-        }
-      }
-      if (plan.num_kernels() == 0) out << "; (no kernels)\n";
+      print_sources(out, plan, code_generator_named(DeviceType::CPU, "llvm"), ";");
     }
     if (o.print.cuda) {
       section("cuda");
-      bool prelude = false;
-      for (size_t i = 0; i < plan.groups.size(); ++i) {
-        const passes::FusionGroup& g = plan.groups[i];
-        if (!g.is_kernel()) continue;
-        try {
-          const codegen_cuda::CudaSource src = codegen_cuda::generate_cuda_source(g.kernel);
-          const std::string_view pre = codegen_cuda::cuda_prelude();
-          if (!prelude) out << pre;
-          prelude = true;
-          out << "\n// group " << i << ": kernel " << g.kernel.name << " ("
-              << (src.row_kernel ? "one block per row" : "grid-stride") << ")"
-              << std::string_view(src.code).substr(pre.size());
-        } catch (const Error& e) {
-          out << "// group " << i << ": kernel " << g.kernel.name << ": cannot generate CUDA: " << e.what() << "\n";
-        }
-      }
-      if (plan.num_kernels() == 0) out << "// (no kernels)\n";
+      print_sources(out, plan, code_generator_named(DeviceType::CUDA, "nvrtc"), "//");
     }
     if (want_dot) result.dot = passes::to_dot(program, &plan);
   };
@@ -206,7 +154,10 @@ Explanation explain_graph(const IrGraph& graph, const ExplainOptions& o) {
   for (size_t step = 0; step < kNumCompileSteps; ++step) {
     result.steps.push_back({std::string(step_name(static_cast<CompileStep>(step))), captured.ms[step]});
   }
-  for (const ir::Kernel& kernel : captured.cpu_kernels) result.kernel_compiles.push_back(compile_fresh(kernel));
+  for (const ir::Kernel& kernel : captured.cpu_kernels) {
+    const ir::ColdCompile c = code_generator_named(DeviceType::CPU).compile_cold(kernel, codegen_settings());
+    result.kernel_compiles.push_back({kernel.name, c.ms, c.optimize_ms, c.codegen_ms, c.failure});
+  }
   if (o.print.stats) {
     section("stats");
     out << step_time_table(captured.ms) << pass_stat_table(captured.pass_stats);

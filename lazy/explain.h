@@ -38,8 +38,9 @@ struct ExplainOptions {
   ExplainSections print;
   bool want_dot = false;  // fill Explanation::dot even when print.dot is off
   // Compile every CPU kernel of the plan (as code generation left it)
-  // through LLVM as its first launch would: the variant with every access
-  // unit-stride, the settings' math mode. The pipeline's generate_code step
+  // through the CPU's default code generator (LLVM) as its first launch
+  // would: the variant with every access unit-stride, the settings' math
+  // mode (ir::CodeGenerator::compile_cold). The pipeline's generate_code step
   // only checks that a kernel can be emitted; machine code is made at a
   // kernel's first launch. Each compile has fresh symbols
   // and a fresh key, so neither the JIT's memory nor its disk cache answers;

@@ -94,11 +94,11 @@ void div_mode_impl(const Tensor& out, const Tensor& self, const Tensor& other,
     return;
   }
   const bool floor = *rounding_mode == "floor";
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     if constexpr (is_int_v<T>) {
-      const Tensor divisor = operand_as<T>(other);
+      const Tensor divisor = operand_as<T>(other, out.dtype());
       if (out.numel() > 0) check_nonzero_divisor<T>("div", divisor);
       if (floor) {
         binary_loop<T, T, T>(out, self, divisor,
@@ -122,7 +122,7 @@ void div_mode_impl(const Tensor& out, const Tensor& self, const Tensor& other,
 }
 
 void pow_impl(const Tensor& out, const Tensor& self, const Tensor& exponent) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     if constexpr (std::is_same_v<T, bool>) {
@@ -132,8 +132,8 @@ void pow_impl(const Tensor& out, const Tensor& self, const Tensor& exponent) {
         // A number exponent (pow.Tensor_Scalar), as libtorch: the common
         // powers as multiplications, square roots and reciprocals; a tensor
         // exponent, even one element, goes through pow element by element.
-        const C e = static_cast<C>(read_as<T>(exponent));
-        const TensorIterator iter(out, {operand_as<T>(self)});
+        const C e = static_cast<C>(read_as<T>(exponent, out.dtype()));
+        const TensorIterator iter(out, {operand_as<T>(self, out.dtype())});
         auto run = [&](auto f) { cpu_kernel<T, T>(iter, [f](T x) -> T { return static_cast<T>(f(C(x))); }); };
         if (e == C(2)) return run([](C x) { return x * x; });
         if (e == C(3)) return run([](C x) { return x * x * x; });
@@ -159,11 +159,11 @@ void pow_impl(const Tensor& out, const Tensor& self, const Tensor& exponent) {
 }
 
 void remainder_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     if constexpr (is_int_v<T>) {
-      const Tensor divisor = operand_as<T>(other);
+      const Tensor divisor = operand_as<T>(other, out.dtype());
       if (out.numel() > 0) check_nonzero_divisor<T>("remainder", divisor);
       binary_loop<T, T, T>(out, self, divisor,
                            [](T a, T b) -> T { return static_cast<T>(remainder_int(a, b)); });
@@ -177,11 +177,11 @@ void remainder_impl(const Tensor& out, const Tensor& self, const Tensor& other) 
 }
 
 void fmod_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     if constexpr (is_int_v<T>) {
-      const Tensor divisor = operand_as<T>(other);
+      const Tensor divisor = operand_as<T>(other, out.dtype());
       if (out.numel() > 0) check_nonzero_divisor<T>("fmod", divisor);
       binary_loop<T, T, T>(out, self, divisor, [](T a, T b) -> T { return static_cast<T>(fmod_int(a, b)); });
     } else if constexpr (is_float_v<T>) {
@@ -193,7 +193,7 @@ void fmod_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
 }
 
 void atan2_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     if constexpr (is_float_v<T>) {

@@ -37,6 +37,23 @@ template <class T>
 using opmath_t =
     std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, T>;
 
+// visit_dtype for element-wise kernels: float16 and bfloat16 visit as float
+// (opmath_t), whose loops read and write them through float blocks
+// (cpu_kernel), so a kernel body compiles once for the three float types.
+// The body must take dtypes from the tensors, not from T, where storage
+// matters (casting an operand, reading a number in the output's precision).
+template <class F>
+decltype(auto) visit_opmath_dtype(ScalarType t, F&& f) {
+  switch (t) {
+#define LZ_VISIT_CASE(cpp, name, str) \
+  case ScalarType::name: return f(TypeTag<opmath_t<cpp>>{});
+    LZ_FORALL_SCALAR_TYPES(LZ_VISIT_CASE)
+#undef LZ_VISIT_CASE
+    case ScalarType::Undefined: break;
+  }
+  LZ_INTERNAL_ASSERT(false, "visit_opmath_dtype: undefined dtype");
+}
+
 template <class T>
 inline constexpr bool is_reduced_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 

@@ -42,14 +42,26 @@ T read_as(const Tensor& t) {
   });
 }
 
-// out = op(self, other), computed in compute_t<T> for out's dtype T; make_op(tag)
-// builds op for that T. A one-element operand (a wrapped C++ number, a 0-dim
-// tensor) is broadcast with stride 0, which the row loop reads once as a value.
+// The same, as a loop over T whose data is stored as `stored` reads it: a
+// float loop storing float16/bfloat16 sees the number rounded to that type.
+template <class T>
+T read_as(const Tensor& t, ScalarType stored) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (stored == ScalarType::Half) return static_cast<float>(read_as<Half>(t));
+    if (stored == ScalarType::BFloat16) return static_cast<float>(read_as<BFloat16>(t));
+  }
+  return read_as<T>(t);
+}
+
+// out = op(self, other), computed in compute_t<T> for out's dtype T (float
+// for float16/bfloat16: visit_opmath_dtype); make_op(tag) builds op for that
+// T. A one-element operand (a wrapped C++ number, a 0-dim tensor) is
+// broadcast with stride 0, which the row loop reads once as a value.
 template <class MakeOp>
 void binary_kernel(const Tensor& out, const Tensor& self, const Tensor& other, MakeOp make_op) {
   const ScalarType dtype = out.dtype();
   const TensorIterator iter(out, {cast_to(self, dtype), cast_to(other, dtype)});
-  visit_dtype(dtype, [&](auto tag) {
+  visit_opmath_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     const auto op = make_op(tag);
@@ -63,7 +75,7 @@ void binary_kernel(const Tensor& out, const Tensor& self, const Tensor& other, M
 template <class Op>
 void unary_kernel(const Tensor& out, const Tensor& self, Op op) {
   const TensorIterator iter(out, {cast_to(self, out.dtype())});
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     cpu_kernel<T, T>(iter, [op](T x) -> T { return static_cast<T>(op(static_cast<C>(x))); });

@@ -7,26 +7,26 @@ namespace lz::cpu {
 
 namespace {
 
-// out (bool) = op(self, other), both converted to their common dtype T and
-// compared in opmath_t<T> (float for the 16-bit floats).
+// out (bool) = op(self, other), both converted to their common dtype and
+// compared in its opmath_t T (float for the 16-bit floats).
 template <class Op>
 void compare_kernel(const Tensor& out, const Tensor& self, const Tensor& other, Op op) {
-  visit_dtype(result_type(self, other), [&](auto tag) {
+  const ScalarType common = result_type(self, other);
+  visit_opmath_dtype(common, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    binary_loop<bool, T, T>(out, self, other, [op](T a, T b) -> bool { return op(C(a), C(b)); });
+    binary_loop<bool, T, T>(out, cast_to(self, common), cast_to(other, common),
+                            [op](T a, T b) -> bool { return op(a, b); });
   });
 }
 
 // out (bool) = op(self != 0, other != 0) (NaN counts as true).
 template <class Op>
 void logical_kernel(const Tensor& out, const Tensor& self, const Tensor& other, Op op) {
-  visit_dtype(result_type(self, other), [&](auto tag) {
+  const ScalarType common = result_type(self, other);
+  visit_opmath_dtype(common, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    binary_loop<bool, T, T>(out, self, other, [op](T a, T b) -> bool {
-      return op(C(a) != C(0), C(b) != C(0));
-    });
+    binary_loop<bool, T, T>(out, cast_to(self, common), cast_to(other, common),
+                            [op](T a, T b) -> bool { return op(a != T(0), b != T(0)); });
   });
 }
 

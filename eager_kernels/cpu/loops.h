@@ -6,13 +6,17 @@
 // compiler vectorises it for the best ISA the CPU has; large outputs are
 // written with non-temporal stores. A broadcast (stride-0) input in an
 // otherwise contiguous row is read once per row; anything else takes the
-// strided loop.
+// strided loop. Operands stored as float16 or bfloat16 where the loop's type
+// is float are converted in blocks around the float loop (widened_rows).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
+#include "eager_kernels/cpu/float16_blocks.h"
 #include "eager_kernels/cpu/streaming_store.h"
 #include "eager_kernels/cpu/tensor_iterator.h"
 
@@ -151,10 +155,74 @@ inline void elementwise_row(char** data, const int64_t* strides, int64_t n, cons
   }
 }
 
+// Whether an operand of a loop over T, stored as `stored`, goes through a
+// float block: float16/bfloat16 data in a float loop.
+template <class T>
+inline bool widens(ScalarType stored) {
+  return std::is_same_v<T, float> && is_reduced_float(stored);
+}
+
+template <class Out, class... In, size_t... I>
+bool any_widened(const TensorIterator& iter, std::index_sequence<I...>) {
+  return widens<Out>(iter.dtype(0)) || (widens<In>(iter.dtype(static_cast<int>(I) + 1)) || ...);
+}
+
+// n elements of an input row as a contiguous In array: itself when it is
+// one already, else converted or gathered into `buffer`.
+template <class In>
+const In* input_block(ScalarType stored, const char* src, int64_t stride, int64_t n, In* buffer) {
+  if (widens<In>(stored)) {
+    widen_to_float(stored, src, stride, reinterpret_cast<float*>(buffer), n);
+    return buffer;
+  }
+  if (stride == static_cast<int64_t>(sizeof(In))) return reinterpret_cast<const In*>(src);
+  for (int64_t i = 0; i < n; ++i) buffer[i] = load<In>(src, stride, i);
+  return buffer;
+}
+
+template <class Out>
+void store_block(ScalarType stored, const Out* src, char* dst, int64_t stride, int64_t n) {
+  if (widens<Out>(stored)) {
+    narrow_from_float(stored, reinterpret_cast<const float*>(src), dst, stride, n);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) *reinterpret_cast<Out*>(dst + i * stride) = src[i];
+}
+
+// cpu_kernel's rows when a float operand is stored as float16/bfloat16:
+// each block of a row is converted to float in an L1 buffer and computed by
+// the contiguous loop of the float instance (the same function a float
+// tensor runs), then rounded back. The 16-bit types thus add no loop
+// instances of their own, only these conversions.
+template <class Out, class... In, class F, size_t... I>
+void widened_rows(const TensorIterator& iter, const F& f, std::index_sequence<I...>) {
+  constexpr int64_t kBlock = kStreamingBlockBytes / sizeof(float);
+  constexpr size_t kInputBytes = std::max({size_t{1}, sizeof(In)...}) * kBlock;
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+    alignas(64) Out out_buffer[kBlock];
+    [[maybe_unused]] alignas(64) unsigned char input_buffers[std::max(sizeof...(In), size_t{1})][kInputBytes];
+    const bool direct_out = !widens<Out>(iter.dtype(0)) && strides[0] == static_cast<int64_t>(sizeof(Out));
+    for (int64_t i = 0; i < n; i += kBlock) {
+      const int64_t m = std::min(kBlock, n - i);
+      Out* out = direct_out ? reinterpret_cast<Out*>(data[0]) + i : out_buffer;
+      contiguous_row_any(out, m, f,
+                         input_block<In>(iter.dtype(static_cast<int>(I) + 1), data[I + 1] + i * strides[I + 1],
+                                         strides[I + 1], m, reinterpret_cast<In*>(input_buffers[I]))...);
+      if (!direct_out) store_block(iter.dtype(0), out_buffer, data[0] + i * strides[0], strides[0], m);
+    }
+  });
+}
+
 template <bool kBindBroadcast, class Out, class... In, class F>
 void cpu_kernel_impl(const TensorIterator& iter, const F& f) {
   LZ_INTERNAL_ASSERT(iter.noperands() == 1 + static_cast<int>(sizeof...(In)),
                      "cpu_kernel: operand count does not match the kernel");
+  if constexpr (std::is_same_v<Out, float> || (std::is_same_v<In, float> || ...)) {
+    if (any_widened<Out, In...>(iter, std::index_sequence_for<In...>())) {
+      widened_rows<Out, In...>(iter, f, std::index_sequence_for<In...>());
+      return;
+    }
+  }
   const bool streaming = iter.output_nbytes() >= kStreamingStoreBytes;
   iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
     detail::elementwise_row<kBindBroadcast, Out, In...>(data, strides, n, f, streaming,

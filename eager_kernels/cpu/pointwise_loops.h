@@ -30,9 +30,17 @@ inline constexpr bool is_float_v = std::is_floating_point_v<T> || is_reduced_flo
   LZ_FAIL(InternalError, "[", op, "] the meta function should have rejected dtype ", t);
 }
 
-// `t` converted to the element type T (no copy when it already has it).
+// `t` as a loop over T reads it when the loop's data is stored as `stored`
+// (the output's dtype, for most loops): converted to T (no copy when it has
+// it already), except that a float loop reads float16/bfloat16 data as it is
+// (cpu_kernel converts it in blocks), after converting other dtypes to the
+// 16-bit `stored` type (int + half rounds through half, as in PyTorch).
 template <class T>
-Tensor operand_as(const Tensor& t) {
+Tensor operand_as(const Tensor& t, ScalarType stored) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (is_reduced_float(stored)) return cast_to(t, stored);
+    if (is_reduced_float(t.dtype())) return t;
+  }
   return cast_to(t, scalar_type_of<T>);
 }
 
@@ -48,7 +56,8 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const F& f
   using MO = mem_t<Out>;
   using MA = mem_t<A>;
   using MB = mem_t<B>;
-  cpu_kernel<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a), operand_as<B>(b)}), [f](MA x, MB y) -> MO {
+  const ScalarType stored = out.dtype();
+  cpu_kernel<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<B>(b, stored)}), [f](MA x, MB y) -> MO {
     return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y)));
   });
 }
@@ -64,25 +73,26 @@ void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Ten
   // 0-dim bounds); a one-element a (the condition, self) is rare and takes
   // the general loop, which reads it with stride 0, as do the remaining
   // operands of a two-input loop (cpu_kernel_unbound).
+  const ScalarType stored = out.dtype();
   const bool sb = b.numel() == 1, sc = c.numel() == 1;
   if (sb && sc) {
-    const B bv = read_as<B>(b);
-    const C cv = read_as<C>(c);
-    cpu_kernel_unbound<MO, MA>(TensorIterator(out, {operand_as<A>(a)}),
+    const B bv = read_as<B>(b, stored);
+    const C cv = read_as<C>(c, stored);
+    cpu_kernel_unbound<MO, MA>(TensorIterator(out, {operand_as<A>(a, stored)}),
                                [f, bv, cv](MA x) -> MO { return static_cast<MO>(f(static_cast<A>(x), bv, cv)); });
   } else if (sc) {
-    const C cv = read_as<C>(c);
-    cpu_kernel_unbound<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a), operand_as<B>(b)}), [f, cv](MA x, MB y) -> MO {
+    const C cv = read_as<C>(c, stored);
+    cpu_kernel_unbound<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<B>(b, stored)}), [f, cv](MA x, MB y) -> MO {
       return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), cv));
     });
   } else if (sb) {
-    const B bv = read_as<B>(b);
-    cpu_kernel_unbound<MO, MA, MC>(TensorIterator(out, {operand_as<A>(a), operand_as<C>(c)}), [f, bv](MA x, MC z) -> MO {
+    const B bv = read_as<B>(b, stored);
+    cpu_kernel_unbound<MO, MA, MC>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<C>(c, stored)}), [f, bv](MA x, MC z) -> MO {
       return static_cast<MO>(f(static_cast<A>(x), bv, static_cast<C>(z)));
     });
   } else {
     cpu_kernel_unbound<MO, MA, MB, MC>(
-        TensorIterator(out, {operand_as<A>(a), operand_as<B>(b), operand_as<C>(c)}),
+        TensorIterator(out, {operand_as<A>(a, stored), operand_as<B>(b, stored), operand_as<C>(c, stored)}),
         [f](MA x, MB y, MC z) -> MO {
           return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), static_cast<C>(z)));
         });

@@ -16,6 +16,7 @@ TensorIterator::TensorIterator(const Tensor& out, std::initializer_list<Tensor> 
     operands[next] = &inputs_[next - 1];
     ++next;
   }
+  for (int k = 0; k < noperands_; ++k) dtypes_[k] = operands[k]->dtype();
 
   const IntArrayRef shape = out.sizes();
   const int nd = static_cast<int>(shape.size());

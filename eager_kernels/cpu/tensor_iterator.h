@@ -28,6 +28,8 @@ class TensorIterator {
   // Bytes of the output (operand 0).
   int64_t output_nbytes() const { return output_nbytes_; }
   int64_t numel() const { return numel_; }
+  // Operand k's dtype (0: the output).
+  ScalarType dtype(int k) const { return dtypes_[k]; }
   // Dims left after merging; 1 means one flat loop.
   int ndim() const { return static_cast<int>(shape_.size()); }
 
@@ -49,6 +51,7 @@ class TensorIterator {
   SizeVec shape_;  // outermost first
   std::array<SizeVec, kMaxOperands> strides_;  // bytes, per operand, same order as shape_
   std::array<char*, kMaxOperands> data_{};
+  std::array<ScalarType, kMaxOperands> dtypes_{};
   // The inputs, held so that one converted on the way in (a temporary of
   // `TensorIterator(out, {cast_to(x, dtype)})`) lives as long as the
   // iterator that points into it.

@@ -8,7 +8,7 @@
 namespace lz::cpu {
 
 void where_impl(const Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     ternary_loop<T, bool, T, T>(out, condition, self, other,
                                 [](bool c, T a, T b) -> T { return c ? a : b; });
@@ -36,7 +36,7 @@ void clamp_impl(const Tensor& out, const Tensor& self, const std::optional<Tenso
                 const std::optional<Tensor>& max) {
   if (!min) return clamp_max_impl(out, self, *max);
   if (!max) return clamp_min_impl(out, self, *min);
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
     if constexpr (std::is_same_v<T, bool>) {
@@ -50,7 +50,7 @@ void clamp_impl(const Tensor& out, const Tensor& self, const std::optional<Tenso
 }
 
 void clamp_min_impl(const Tensor& out, const Tensor& self, const Tensor& min) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
     binary_loop<T, T, T>(out, self, min,
@@ -59,7 +59,7 @@ void clamp_min_impl(const Tensor& out, const Tensor& self, const Tensor& min) {
 }
 
 void clamp_max_impl(const Tensor& out, const Tensor& self, const Tensor& max) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
     binary_loop<T, T, T>(out, self, max,
@@ -79,7 +79,7 @@ inline C lerp_value(C self, C end, C weight) {
 }  // namespace
 
 void lerp_scalar_impl(const Tensor& out, const Tensor& self, const Tensor& end, const Scalar& weight) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
     if constexpr (is_float_v<T>) {
@@ -97,7 +97,7 @@ void lerp_scalar_impl(const Tensor& out, const Tensor& self, const Tensor& end, 
 }
 
 void lerp_tensor_impl(const Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
     if constexpr (is_float_v<T>) {
@@ -112,7 +112,7 @@ void lerp_tensor_impl(const Tensor& out, const Tensor& self, const Tensor& end, 
 
 void addcmul_impl(const Tensor& out, const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
                   const Scalar& value) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     if constexpr (std::is_same_v<T, bool>) {
@@ -128,7 +128,7 @@ void addcmul_impl(const Tensor& out, const Tensor& self, const Tensor& tensor1, 
 
 void addcdiv_impl(const Tensor& out, const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
                   const Scalar& value) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     if constexpr (is_float_v<T>) {

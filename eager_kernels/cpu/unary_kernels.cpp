@@ -10,12 +10,13 @@ namespace lz::cpu {
 
 namespace {
 
-// Runs `f` with the C++ type of a floating dtype.
+// Runs `f` with the C++ type a floating dtype computes in (float for the
+// 16-bit floats, whose rows the float loop converts: visit_opmath_dtype).
 template <class F>
 void visit_floating(ScalarType t, F&& f) {
   switch (t) {
-    case ScalarType::Half: f(TypeTag<Half>{}); return;
-    case ScalarType::BFloat16: f(TypeTag<BFloat16>{}); return;
+    case ScalarType::Half:
+    case ScalarType::BFloat16:
     case ScalarType::Float: f(TypeTag<float>{}); return;
     case ScalarType::Double: f(TypeTag<double>{}); return;
     default: break;
@@ -42,7 +43,7 @@ void floating_kernel(const Tensor& out, const Tensor& self, Op op) {
 template <class Op>
 void predicate_kernel(const Tensor& out, const Tensor& self, Op op) {
   const TensorIterator iter(out, {self});
-  visit_dtype(self.dtype(), [&](auto tag) {
+  visit_opmath_dtype(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
     cpu_kernel<bool, T>(iter, [op](T x) -> bool { return op(static_cast<C>(x)); });

@@ -12,13 +12,6 @@ void check_matmul_dtype(std::string_view op, std::string_view arg, ScalarType dt
 
 namespace {
 
-void check_same_device(std::string_view op, std::string_view a_name, const Tensor& a,
-                       std::string_view b_name, const Tensor& b) {
-  LZ_CHECK(a.device() == b.device(), DeviceError, "[", op,
-           "] expected all tensors on the same device, but ", a_name, " is on ", a.device(),
-           " and ", b_name, " on ", b.device());
-}
-
 void check_same_dtype(std::string_view op, std::string_view a_name, const Tensor& a,
                       std::string_view b_name, const Tensor& b) {
   LZ_CHECK(a.dtype() == b.dtype(), TypeError, "[", op, "] ", b_name, ": expected ", a_name,

@@ -18,6 +18,13 @@ void check_defined(std::string_view op, std::string_view arg, const Tensor& t) {
   LZ_CHECK(t.defined(), ValueError, "[", op, "] ", arg, ": expected a defined tensor, got an undefined one");
 }
 
+void check_same_device(std::string_view op, std::string_view a_name, const Tensor& a,
+                       std::string_view b_name, const Tensor& b) {
+  LZ_CHECK(a.device() == b.device(), DeviceError, "[", op,
+           "] expected all tensors on the same device, but ", a_name, " is on ", a.device(),
+           " and ", b_name, " on ", b.device());
+}
+
 const Tensor& wrapped_number_meta(const Scalar& s) {
   static const Tensor of_bool = wrapped_scalar_tensor(Scalar(false));
   static const Tensor of_int = wrapped_scalar_tensor(Scalar(int64_t{0}));

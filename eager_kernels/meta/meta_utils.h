@@ -10,6 +10,11 @@ namespace lz::meta {
 // ValueError "[op] arg: expected a defined tensor" for an undefined tensor.
 void check_defined(std::string_view op, std::string_view arg, const Tensor& t);
 
+// DeviceError "[op] expected all tensors on the same device, but a_name is
+// on D1 and b_name on D2" unless a and b are on one device.
+void check_same_device(std::string_view op, std::string_view a_name, const Tensor& a,
+                       std::string_view b_name, const Tensor& b);
+
 // ValueError "[op] value: v cannot be converted to dtype without overflow"
 // unless dtype can store `value` (fill_ of -3 into uint8, 1e5 into float16).
 void check_value_fits(std::string_view op, ScalarType dtype, const Scalar& value);

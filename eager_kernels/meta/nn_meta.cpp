@@ -25,13 +25,6 @@ TensorMeta softmax_like(std::string_view op, const Tensor& self, int64_t dim,
                     self.device()};
 }
 
-void check_same_device(std::string_view op, std::string_view arg, const Tensor& t,
-                       const Tensor& input) {
-  LZ_CHECK(t.device() == input.device(), DeviceError, "[", op,
-           "] expected all tensors on the same device, but input is on ", input.device(), " and ",
-           arg, " on ", t.device());
-}
-
 }  // namespace
 
 TensorMeta softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
@@ -55,7 +48,7 @@ NormRows check_norm_shapes(std::string_view op, const Tensor& input, IntArrayRef
     LZ_CHECK(p->sizes() == normalized_shape, ShapeError, "[", op, "] ", name, ": expected ", name,
              " to be of same shape as normalized_shape, but got ", name, " of shape ",
              shape_str(p->sizes()), " and normalized_shape = ", shape_str(normalized_shape));
-    check_same_device(op, name, *p, input);
+    check_same_device(op, "input", input, name, *p);
   };
   check_param("weight", weight);
   check_param("bias", bias);
@@ -147,7 +140,7 @@ MetaList nll_loss_forward(const Tensor& self, const Tensor& target,
   LZ_CHECK(target.dtype() == ScalarType::Long || target.dtype() == ScalarType::Byte, TypeError,
            "[nll_loss] target: expected class indices of dtype int64 (or uint8), got ",
            target.dtype());
-  check_same_device(op, "target", target, self);
+  check_same_device(op, "input", self, "target", target);
   const int64_t n_classes = self.size(self.dim() - 1);
   if (weight && weight->defined()) {
     LZ_CHECK(weight->dim() == 1 && weight->numel() == n_classes, ShapeError,
@@ -155,7 +148,7 @@ MetaList nll_loss_forward(const Tensor& self, const Tensor& target,
              " classes or no classes but got weight tensor of shape: ", shape_str(weight->sizes()));
     LZ_CHECK(weight->dtype() == self.dtype(), TypeError, "[nll_loss] weight: expected dtype ",
              self.dtype(), " like self, got ", weight->dtype());
-    check_same_device(op, "weight", *weight, self);
+    check_same_device(op, "input", self, "weight", *weight);
   }
   SizeVec out_sizes;
   if (reduction == 0 && !no_batch) out_sizes.push_back(self.size(0));

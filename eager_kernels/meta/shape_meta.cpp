@@ -17,13 +17,6 @@ TensorMeta same_as(const Tensor& self) {
   return TensorMeta{SizeVec(self.sizes().begin(), self.sizes().end()), self.dtype(), self.device()};
 }
 
-void check_same_device(std::string_view op, std::string_view arg, const Tensor& self,
-                       const Tensor& other) {
-  LZ_CHECK(self.device() == other.device(), DeviceError, "[", op, "] ", arg,
-           ": expected all tensors on the same device, but self is on ", self.device(), " and ",
-           arg, " on ", other.device());
-}
-
 void check_index_dtype(std::string_view op, const Tensor& index) {
   LZ_CHECK(index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int, TypeError, "[",
            op, "] index: expected an int32 or int64 tensor, got ", index.dtype());
@@ -127,7 +120,7 @@ TensorMeta stack(TensorList tensors, int64_t dim) {
 TensorMeta index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   check_defined("index_select", "self", self);
   check_defined("index_select", "index", index);
-  check_same_device("index_select", "index", self, index);
+  check_same_device("index_select", "self", self, "index", index);
   check_index_dtype("index_select", index);
   LZ_CHECK(index.dim() <= 1, ShapeError, "[index_select] index: expected a 0-D or 1-D tensor, got ",
            index.dim(), "-D (shape ", shape_str(index.sizes()), ")");
@@ -146,7 +139,7 @@ TensorMeta index_select(const Tensor& self, int64_t dim, const Tensor& index) {
 TensorMeta gather(const Tensor& self, int64_t dim, const Tensor& index, bool) {
   check_defined("gather", "self", self);
   check_defined("gather", "index", index);
-  check_same_device("gather", "index", self, index);
+  check_same_device("gather", "self", self, "index", index);
   check_index_dtype("gather", index);
   const int64_t d = wrap_dim(dim, self.dim(), "gather");
   LZ_CHECK(nonempty_dim(index) == nonempty_dim(self), ShapeError,
@@ -170,7 +163,7 @@ void scatter_checks(std::string_view op, const Tensor& self, int64_t dim, const 
                     const Tensor* src) {
   check_defined(op, "self", self);
   check_defined(op, "index", index);
-  check_same_device(op, "index", self, index);
+  check_same_device(op, "self", self, "index", index);
   check_index_dtype(op, index);
   const int64_t d = wrap_dim(dim, self.dim(), op);
   LZ_CHECK(nonempty_dim(index) == nonempty_dim(self), ShapeError, "[", op,
@@ -178,7 +171,7 @@ void scatter_checks(std::string_view op, const Tensor& self, int64_t dim, const 
            shape_str(index.sizes()), " and self shape ", shape_str(self.sizes()));
   if (src) {
     check_defined(op, "src", *src);
-    check_same_device(op, "src", self, *src);
+    check_same_device(op, "self", self, "src", *src);
     LZ_CHECK(src->dtype() == self.dtype(), TypeError, "[", op,
              "] src: expected the dtype of self (", self.dtype(), "), got ", src->dtype());
     LZ_CHECK(nonempty_dim(*src) == nonempty_dim(self), ShapeError, "[", op,
