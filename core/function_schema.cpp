@@ -1,8 +1,11 @@
 #include "core/function_schema.h"
 
 #include "core/error.h"
+#include "core/ivalue.h"
 
 namespace lz {
+
+DefaultValue::DefaultValue(IValue value) : value_(std::make_shared<const IValue>(std::move(value))) {}
 
 std::string_view to_string(BaseType t) {
   switch (t) {

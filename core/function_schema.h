@@ -6,14 +6,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "core/ivalue.h"
-
 namespace lz {
+
+class IValue;  // core/ivalue.h
 
 enum class BaseType : uint8_t {
   Tensor,
@@ -54,11 +55,28 @@ struct AliasInfo {
   bool operator==(const AliasInfo&) const = default;
 };
 
+// An argument's default value, held by pointer: a schema is read without
+// IValue's definition (which needs Tensor's), so the IR and the passes,
+// which read schemas, depend on no tensor. Reading the value needs
+// core/ivalue.h.
+class DefaultValue {
+ public:
+  DefaultValue() = default;
+  DefaultValue(IValue value);  // NOLINT: implicit, as std::optional's
+  bool has_value() const { return value_ != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  const IValue& operator*() const { return *value_; }
+  const IValue* operator->() const { return value_.get(); }
+
+ private:
+  std::shared_ptr<const IValue> value_;
+};
+
 struct Argument {
   std::string name;
   SchemaType type;
   std::optional<AliasInfo> alias;
-  std::optional<IValue> default_value;
+  DefaultValue default_value;
   bool kwarg_only = false;
 
   bool is_write() const { return alias && alias->is_write; }

@@ -1,7 +1,8 @@
-// OperatorEntry: everything the dispatcher knows about one operator: its
-// schema, tags, meta function, the kernels registered per dispatch key, and
-// the resolved dispatch table with its fallthrough mask. Owned by the
-// Dispatcher; reached through OperatorHandle.
+// OperatorEntry: everything the dispatcher knows about one operator: what
+// it is (OperatorInfo: schema, id, name, tags), its meta function, the
+// kernels registered per dispatch key, and the resolved dispatch table with
+// its fallthrough mask. Owned by the Dispatcher; reached through
+// OperatorHandle.
 #pragma once
 
 #include <array>
@@ -9,11 +10,9 @@
 #include <vector>
 
 #include "core/dispatch_key_set.h"
-#include "core/function_schema.h"
+#include "core/ivalue.h"
 #include "core/kernel_function.h"
-#include "core/op_id.h"
-#include "core/op_tags.h"
-#include "core/stable_hash.h"
+#include "core/operator_info.h"
 #include "core/tensor_meta.h"
 
 namespace lz {
@@ -34,17 +33,10 @@ struct BoxedMeta {
 // functional kernel), whatever the order of registration.
 enum class KernelOrigin : uint8_t { Explicit, Generated };
 
-struct OperatorEntry {
-  explicit OperatorEntry(FunctionSchema s)
-      : schema(std::move(s)), name(schema.full_name()), name_hash(stable_hash(name)) {}
+struct OperatorEntry : OperatorInfo {
+  explicit OperatorEntry(FunctionSchema s) : OperatorInfo(std::move(s)) {}
 
-  FunctionSchema schema;
-  OpId id = OpId::kNone;  // its declaration in core/operators.def (kNone: a test's own)
-  std::string name;
-  uint64_t name_hash;  // stable_hash(name): graph hashing reads it per node
-  TagSet tags;
   BoxedMeta meta;
-  bool registered = true;  // false once deregistered (handles stay valid)
 
   std::array<KernelFunction, kNumDispatchKeys> explicit_kernels;
   std::array<KernelFunction, kNumDispatchKeys> generated_kernels;

@@ -1,5 +1,7 @@
 #include "core/type_promotion.h"
 
+#include "core/tensor.h"
+
 namespace lz {
 
 namespace {

@@ -6,10 +6,12 @@
 //   int32[3] + 2.5       -> float32   uint8[3] + 300    -> uint8
 #pragma once
 
+#include "absl/types/span.h"
 #include "core/scalar.h"
-#include "core/tensor.h"
 
 namespace lz {
+
+class Tensor;  // core/tensor.h
 
 // Accumulates operands one at a time.
 class ResultTypeState {
@@ -29,6 +31,6 @@ class ResultTypeState {
 
 ScalarType result_type(const Tensor& a, const Tensor& b);
 ScalarType result_type(const Tensor& a, const Scalar& b);
-ScalarType result_type(TensorList tensors);
+ScalarType result_type(absl::Span<const Tensor> tensors);
 
 }  // namespace lz

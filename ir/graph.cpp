@@ -110,7 +110,7 @@ Arg Graph::string_arg(std::string_view s) {
   return a;
 }
 
-ValueId Graph::add_node(const OperatorEntry& op, std::span<const Arg> args,
+ValueId Graph::add_node(const OperatorInfo& op, std::span<const Arg> args,
                         std::span<const ValueId> operands, std::span<const TensorMeta> outputs,
                         uint32_t implicit_generator) {
   uint64_t h = op.name_hash;

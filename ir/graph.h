@@ -38,7 +38,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "core/layout.h"
-#include "core/operator_entry.h"
+#include "core/operator_info.h"
 #include "core/scalar.h"
 #include "core/tensor_meta.h"
 
@@ -81,7 +81,7 @@ struct Arg {
 };
 
 struct Node {
-  const OperatorEntry* op = nullptr;  // nullptr: a graph input
+  const OperatorInfo* op = nullptr;  // nullptr: a graph input
   uint64_t hash = 0;
   ValueId first_output = 0;
   uint32_t num_outputs = 0;
@@ -144,7 +144,7 @@ class Graph {
   // Appends a node of `op` with schema arguments `args` (Tensor/TensorList
   // args index into `operands`), results typed `outputs`; returns its first
   // output value (the others follow consecutively).
-  ValueId add_node(const OperatorEntry& op, std::span<const Arg> args,
+  ValueId add_node(const OperatorInfo& op, std::span<const Arg> args,
                    std::span<const ValueId> operands, std::span<const TensorMeta> outputs,
                    uint32_t implicit_generator = kNone);
 

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "core/dispatcher.h"
+#include "core/ivalue.h"
 #include "core/layout.h"
 #include "ir/graph_text_lexer.h"
 #include "ir/verifier.h"
@@ -16,7 +16,7 @@ using namespace text;
 // argument order; runtime scalars and generators resolve against the pools.
 class ArgBuilder {
  public:
-  ArgBuilder(Graph& g, const OperatorEntry& op, LineLexer& lx) : g_(g), op_(op), lx_(lx) {}
+  ArgBuilder(Graph& g, const OperatorInfo& op, LineLexer& lx) : g_(g), op_(op), lx_(lx) {}
 
   std::vector<ValueId> operands;
 
@@ -191,7 +191,7 @@ class ArgBuilder {
   }
 
   Graph& g_;
-  const OperatorEntry& op_;
+  const OperatorInfo& op_;
   LineLexer& lx_;
 };
 
@@ -220,7 +220,7 @@ TensorMeta parse_type(LineLexer& lx) {
   return type;
 }
 
-void check_result_count(LineLexer& lx, const OperatorEntry& op, size_t count) {
+void check_result_count(LineLexer& lx, const OperatorInfo& op, size_t count) {
   const auto& returns = op.schema.returns();
   for (const Return& r : returns) {
     if (!r.type.is_tensor_like() || r.type.optional) {
@@ -234,9 +234,9 @@ void check_result_count(LineLexer& lx, const OperatorEntry& op, size_t count) {
 }
 
 void parse_operator(LineLexer& lx, Graph& g, const Token& name, std::span<const TensorMeta> types) {
-  const std::optional<OperatorHandle> handle = Dispatcher::singleton().find(name.text);
-  if (!handle) lx.fail("unknown operator '", name.text, "'");
-  const OperatorEntry& op = handle->entry();
+  const OperatorInfo* found = find_operator_info(name.text);
+  if (!found) lx.fail("unknown operator '", name.text, "'");
+  const OperatorInfo& op = *found;
   check_result_count(lx, op, types.size());
   const auto& schema_args = op.schema.arguments();
 

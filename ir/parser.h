@@ -5,8 +5,8 @@
 //   print_graph(p.graph, p.outputs) == print_graph(g, o)
 //   p.graph.hash_of(p.outputs) == g.hash_of(o)
 //
-// - Inputs are created without data. Operators are looked up by full name in
-//   the Dispatcher; each node's Args are rebuilt from the operator's schema
+// - Inputs are created without data. Operators are looked up by full name among
+//   the registered ones (core/operator_info.h); each node's Args are rebuilt from the operator's schema
 //   (the kind from expected_arg_kind in ir/verifier.h; None for an absent
 //   optional argument).
 // - Value ids must be the ones the graph assigns: consecutive, in order of

@@ -116,7 +116,7 @@ class Verifier {
   }
 
   void check_operator_node(const Node& n) const {
-    const OperatorEntry& op = *n.op;
+    const OperatorInfo& op = *n.op;
     if (!op.registered) fail("operator ", op.name, " is no longer registered");
     if (n.wrapped_number) fail("an operator node is marked a wrapped number");
     for (const ValueId v : n.operands) {
@@ -196,7 +196,7 @@ class Verifier {
     }
   }
 
-  void check_result_count(const Node& n, const OperatorEntry& op) const {
+  void check_result_count(const Node& n, const OperatorInfo& op) const {
     const auto& returns = op.schema.returns();
     for (const Return& r : returns) {
       if (!r.type.is_tensor_like() || r.type.optional || r.type.element_optional) {

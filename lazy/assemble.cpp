@@ -105,7 +105,8 @@ uint32_t Executable::Builder::size_source(ir::ValueId v) {
 void Executable::Builder::add_eager_step(ir::NodeId id) {
   static const OperatorHandle reshape_op = Dispatcher::singleton().find(OpId::reshape);
   const ir::Node& n = g_.node(id);
-  OperatorHandle op(const_cast<OperatorEntry*>(n.op));
+  // Every node's operator is a dispatcher entry: the IR sees only its OperatorInfo part.
+  OperatorHandle op(const_cast<OperatorEntry*>(static_cast<const OperatorEntry*>(n.op)));
   // The graph is pure: a view node means "these values in this shape",
   // which reshape gives for any input layout (view would reject some).
   const bool is_view_op = op.id() == OpId::view;

@@ -1,10 +1,6 @@
 #include "passes/canonicalize_util.h"
 
-#include "core/dispatcher.h"
-
 namespace lz::passes::detail {
-
-const OperatorEntry& operator_of(OpId id) { return Dispatcher::singleton().find(id).entry(); }
 
 std::optional<int> special_value(const ir::Graph& g, const ir::Arg* a) {
   if (a == nullptr || a->kind != ir::ArgKind::Scalar || a->index >= g.num_scalars()) return std::nullopt;

@@ -1,6 +1,5 @@
 // Helpers shared by the canonicalisation passes (canonicalize_*.cpp):
-// special scalars, operator lookup, and the node-by-node rewrite driver
-// most passes are built on.
+// special scalars and the node-by-node rewrite driver most passes are built on.
 // Internal to passes/.
 #pragma once
 
@@ -14,11 +13,6 @@
 #include "passes/pass_manager.h"
 
 namespace lz::passes::detail {
-
-// The registered operator `id` (a pass that emits a different operator
-// than it read, e.g. transpose -> permute).
-const OperatorEntry& operator_of(OpId id);
-
 
 // The value a Tensor argument refers to.
 inline ir::ValueId operand_of(const ir::Node& n, const ir::Arg& a) { return n.operands[a.index]; }

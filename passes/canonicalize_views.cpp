@@ -86,7 +86,7 @@ ValueId emit_permute(GraphRewriter& rw, ValueId x, Dims perm, const TensorMeta& 
   self.kind = ir::ArgKind::Tensor;
   const ir::Arg args[] = {self, rw.graph().int_list_arg(perm)};
   const ValueId operands[] = {x};
-  return rw.add_node(detail::operator_of(OpId::permute), args, operands, std::span<const TensorMeta>(&out, 1));
+  return rw.add_node(operator_info(OpId::permute), args, operands, std::span<const TensorMeta>(&out, 1));
 }
 
 ValueId rewrite_permute_like(GraphRewriter& rw, const ir::Node& n) {
@@ -134,7 +134,7 @@ ValueId rewrite_view_chain(GraphRewriter& rw, ir::NodeId id) {
   // The outer node's size list, re-added to the new graph.
   const std::vector<ir::Arg> args = rw.copy_args(id);
   const ValueId operands[] = {z};
-  const OperatorEntry& op = inner_view && outer_view ? *n.op : detail::operator_of(OpId::reshape);
+  const OperatorInfo& op = inner_view && outer_view ? *n.op : operator_info(OpId::reshape);
   return rw.add_node(op, args, operands, std::span<const TensorMeta>(&src.value(n.first_output).type, 1));
 }
 

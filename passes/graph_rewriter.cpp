@@ -74,7 +74,7 @@ ValueId GraphRewriter::copy_node(NodeId old) {
   return first;
 }
 
-ValueId GraphRewriter::add_node(const OperatorEntry& op, std::span<const Arg> args,
+ValueId GraphRewriter::add_node(const OperatorInfo& op, std::span<const Arg> args,
                                 std::span<const ValueId> operands, std::span<const TensorMeta> outputs,
                                 uint32_t implicit_generator) {
   const ValueId first = dst_.add_node(op, args, operands, outputs, implicit_generator);

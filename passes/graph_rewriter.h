@@ -58,7 +58,7 @@ class GraphRewriter {
 
   // Appends a node to the new graph (operands are new-graph values);
   // its results get origin kNone.
-  ir::ValueId add_node(const OperatorEntry& op, std::span<const ir::Arg> args,
+  ir::ValueId add_node(const OperatorInfo& op, std::span<const ir::Arg> args,
                        std::span<const ir::ValueId> operands, std::span<const TensorMeta> outputs,
                        uint32_t implicit_generator = ir::kNone);
 

@@ -172,10 +172,20 @@ bool any_widened(const TensorIterator& iter, std::index_sequence<I...>) {
 template <class In>
 const In* input_block(ScalarType stored, const char* src, int64_t stride, int64_t n, In* buffer) {
   if (widens<In>(stored)) {
-    widen_to_float(stored, src, stride, reinterpret_cast<float*>(buffer), n);
+    float* widened = reinterpret_cast<float*>(buffer);
+    if (stride == 0) {  // a broadcast number (x * 1.5)
+      widen_to_float(stored, src, 0, widened, 1);
+      std::fill_n(widened + 1, n - 1, widened[0]);
+    } else {
+      widen_to_float(stored, src, stride, widened, n);
+    }
     return buffer;
   }
   if (stride == static_cast<int64_t>(sizeof(In))) return reinterpret_cast<const In*>(src);
+  if (stride == 0) {  // a broadcast number (x * 1.5)
+    std::fill_n(buffer, n, load<In>(src, 0, 0));
+    return buffer;
+  }
   for (int64_t i = 0; i < n; ++i) buffer[i] = load<In>(src, stride, i);
   return buffer;
 }
@@ -193,23 +203,37 @@ void store_block(ScalarType stored, const Out* src, char* dst, int64_t stride, i
 // each block of a row is converted to float in an L1 buffer and computed by
 // the contiguous loop of the float instance (the same function a float
 // tensor runs), then rounded back. The 16-bit types thus add no loop
-// instances of their own, only these conversions.
+// instances of their own, only these conversions. A large contiguous
+// output is written from L1 with streaming stores, as the float loop does.
 template <class Out, class... In, class F, size_t... I>
 void widened_rows(const TensorIterator& iter, const F& f, std::index_sequence<I...>) {
   constexpr int64_t kBlock = kStreamingBlockBytes / sizeof(float);
   constexpr size_t kInputBytes = std::max({size_t{1}, sizeof(In)...}) * kBlock;
+  const ScalarType out_dtype = iter.dtype(0);
+  const int64_t out_item = widens<Out>(out_dtype) ? 2 : static_cast<int64_t>(sizeof(Out));
+  const bool streaming = iter.output_nbytes() >= kStreamingStoreBytes;
   iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
     alignas(64) Out out_buffer[kBlock];
+    alignas(64) unsigned char stored_buffer[kBlock * sizeof(Out)];
     [[maybe_unused]] alignas(64) unsigned char input_buffers[std::max(sizeof...(In), size_t{1})][kInputBytes];
-    const bool direct_out = !widens<Out>(iter.dtype(0)) && strides[0] == static_cast<int64_t>(sizeof(Out));
+    const bool contiguous_out = strides[0] == out_item;
+    const bool direct_out = !widens<Out>(out_dtype) && contiguous_out && !streaming;
     for (int64_t i = 0; i < n; i += kBlock) {
       const int64_t m = std::min(kBlock, n - i);
-      Out* out = direct_out ? reinterpret_cast<Out*>(data[0]) + i : out_buffer;
+      char* dst = data[0] + i * strides[0];
+      Out* out = direct_out ? reinterpret_cast<Out*>(dst) : out_buffer;
       contiguous_row_any(out, m, f,
                          input_block<In>(iter.dtype(static_cast<int>(I) + 1), data[I + 1] + i * strides[I + 1],
                                          strides[I + 1], m, reinterpret_cast<In*>(input_buffers[I]))...);
-      if (!direct_out) store_block(iter.dtype(0), out_buffer, data[0] + i * strides[0], strides[0], m);
+      if (direct_out) continue;
+      if (streaming && contiguous_out) {
+        store_block(out_dtype, out_buffer, reinterpret_cast<char*>(stored_buffer), out_item, m);
+        streaming_copy(dst, stored_buffer, static_cast<size_t>(m * out_item));
+      } else {
+        store_block(out_dtype, out_buffer, dst, strides[0], m);
+      }
     }
+    if (streaming && contiguous_out) streaming_store_fence();
   });
 }
 
