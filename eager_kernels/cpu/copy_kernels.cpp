@@ -47,10 +47,13 @@ void copy_elements(const Tensor& self, const Tensor& src) {
                static_cast<int64_t>(self.nbytes()));
     return;
   }
+  // float16/bfloat16 on either side go through the float conversions
+  // (visit_opmath_dtype): widening is exact and narrowing rounds once, as
+  // convert_element's own path through float does.
   const TensorIterator iter(self, {src});
-  visit_dtype(self.dtype(), [&](auto to_tag) {
+  visit_opmath_dtype(self.dtype(), [&](auto to_tag) {
     using To = typename decltype(to_tag)::type;
-    visit_dtype(src.dtype(), [&](auto from_tag) {
+    visit_opmath_dtype(src.dtype(), [&](auto from_tag) {
       using From = typename decltype(from_tag)::type;
       cpu_kernel<To, From>(iter, [](From v) { return convert_element<To>(v); });
     });
