@@ -46,3 +46,14 @@ TEST_CASE("code generators: registered per device type and name with the first a
   CHECK(ir::code_generator_names(DeviceType::CUDA) == std::vector<std::string>{"first", "second"});
   CHECK_THROWS_AS(ir::register_code_generator(DeviceType::CUDA, "none", nullptr), ValueError);
 }
+
+TEST_CASE("code generators: a generator that shows no source or compiles only at launch says so", "[ir]") {
+  const NamedGenerator g("plain");
+  ir::Kernel k;
+  k.name = "fused_exp";
+  CHECK_THROWS_MATCHES(g.source(k, ir::CodegenSettings{}), NotImplementedError,
+                       Catch::Matchers::Message("kernel fused_exp: this code generator shows no source"));
+  CHECK_THROWS_MATCHES(
+      g.compile_cold(k, ir::CodegenSettings{}), NotImplementedError,
+      Catch::Matchers::Message("kernel fused_exp: this code generator does not compile ahead of a launch"));
+}
