@@ -1,21 +1,19 @@
 #include "eager_kernels/cpu/float16_blocks.h"
 
-#include <type_traits>
-
 #include "core/error.h"
 #include "core/half.h"
 #include "eager_kernels/cpu/loops.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(LZ_NO_CPU_CLONES)
 #include <immintrin.h>
-#define LZ_F16C_ROWS 1
+#define LZ_AVX512_ROWS 1
 #endif
 
 namespace lz::cpu {
 
 namespace {
 
-#if defined(LZ_F16C_ROWS)
+#if defined(LZ_AVX512_ROWS)
 // Contiguous rows through AVX-512: float16 with the CPU's conversion
 // instructions (vcvtph2ps/vcvtps2ph, round to nearest even), bfloat16 with
 // BFloat16's own bit arithmetic 16 lanes wide; the portable conversions do
@@ -28,7 +26,7 @@ const bool kHasAvx512 = __builtin_cpu_supports("avx512f");
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
-__attribute__((target("avx512f"))) void widen_half_avx512(const Half* src, float* dst, int64_t n) {
+__attribute__((target("avx512f"))) void widen_avx512(const Half* src, float* dst, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     _mm512_storeu_ps(dst + i, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i))));
@@ -36,7 +34,7 @@ __attribute__((target("avx512f"))) void widen_half_avx512(const Half* src, float
   for (; i < n; ++i) dst[i] = static_cast<float>(src[i]);
 }
 
-__attribute__((target("avx512f"))) void narrow_half_avx512(const float* src, Half* dst, int64_t n) {
+__attribute__((target("avx512f"))) void narrow_avx512(const float* src, Half* dst, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
@@ -45,7 +43,7 @@ __attribute__((target("avx512f"))) void narrow_half_avx512(const float* src, Hal
   for (; i < n; ++i) dst[i] = Half(src[i]);
 }
 
-__attribute__((target("avx512f"))) void widen_bfloat16_avx512(const BFloat16* src, float* dst, int64_t n) {
+__attribute__((target("avx512f"))) void widen_avx512(const BFloat16* src, float* dst, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     const __m512i bits = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
@@ -55,7 +53,7 @@ __attribute__((target("avx512f"))) void widen_bfloat16_avx512(const BFloat16* sr
 }
 
 // BFloat16's rounding (to nearest even; a NaN stays a quiet NaN), 16 lanes at a time.
-__attribute__((target("avx512f"))) void narrow_bfloat16_avx512(const float* src, BFloat16* dst, int64_t n) {
+__attribute__((target("avx512f"))) void narrow_avx512(const float* src, BFloat16* dst, int64_t n) {
   const __m512i abs_mask = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000);
   const __m512i half_ulp = _mm512_set1_epi32(0x7fff), one = _mm512_set1_epi32(1), quiet = _mm512_set1_epi32(0x40);
   int64_t i = 0;
@@ -85,11 +83,9 @@ LZ_CPU_CLONES void narrow_contiguous(const float* src, R* dst, int64_t n) {
 
 template <class R>
 void widen(const char* src, int64_t stride, float* dst, int64_t n) {
-#if defined(LZ_F16C_ROWS)
-  if constexpr (std::is_same_v<R, Half>) {
-    if (kHasAvx512 && stride == 2) return widen_half_avx512(reinterpret_cast<const Half*>(src), dst, n);
-  } else {
-    if (kHasAvx512 && stride == 2) return widen_bfloat16_avx512(reinterpret_cast<const BFloat16*>(src), dst, n);
+#if defined(LZ_AVX512_ROWS)
+  if (kHasAvx512 && stride == static_cast<int64_t>(sizeof(R))) {
+    return widen_avx512(reinterpret_cast<const R*>(src), dst, n);
   }
 #endif
   if (stride == static_cast<int64_t>(sizeof(R))) return widen_contiguous(reinterpret_cast<const R*>(src), dst, n);
@@ -98,11 +94,9 @@ void widen(const char* src, int64_t stride, float* dst, int64_t n) {
 
 template <class R>
 void narrow(const float* src, char* dst, int64_t stride, int64_t n) {
-#if defined(LZ_F16C_ROWS)
-  if constexpr (std::is_same_v<R, Half>) {
-    if (kHasAvx512 && stride == 2) return narrow_half_avx512(src, reinterpret_cast<Half*>(dst), n);
-  } else {
-    if (kHasAvx512 && stride == 2) return narrow_bfloat16_avx512(src, reinterpret_cast<BFloat16*>(dst), n);
+#if defined(LZ_AVX512_ROWS)
+  if (kHasAvx512 && stride == static_cast<int64_t>(sizeof(R))) {
+    return narrow_avx512(src, reinterpret_cast<R*>(dst), n);
   }
 #endif
   if (stride == static_cast<int64_t>(sizeof(R))) return narrow_contiguous(src, reinterpret_cast<R*>(dst), n);
