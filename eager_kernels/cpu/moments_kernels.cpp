@@ -45,14 +45,27 @@ struct SquaredDeviation {
 };
 
 template <class T>
-LZ_CPU_CLONES void column_sq_dev(double* __restrict m2, const double* __restrict mean,
-                                 const T* __restrict p, int64_t rows, int64_t row_stride, int64_t w) {
+LZ_CPU_CLONES void column_sq_dev_of(double* __restrict m2, const double* __restrict mean,
+                                    const T* __restrict p, int64_t rows, int64_t row_stride, int64_t w) {
   for (int64_t r = 0; r < rows; ++r) {
     const T* __restrict row = p + r * row_stride;
     for (int64_t k = 0; k < w; ++k) {
       const double d = static_cast<double>(static_cast<opmath_t<T>>(row[k])) - mean[k];
       m2[k] += d * d;
     }
+  }
+}
+
+// m2[k] += (row_r[k] - mean[k])^2 for every row r (16-bit floats widened:
+// reduce::for_widened_rows).
+template <class T>
+void column_sq_dev(double* m2, const double* mean, const T* p, int64_t rows, int64_t row_stride, int64_t w) {
+  if constexpr (is_reduced_float_v<T>) {
+    reduce::for_widened_rows(p, rows, row_stride, w, [&](const float* block, int64_t m, int64_t width, int64_t c) {
+      column_sq_dev_of(m2 + c, mean + c, block, m, width, width);
+    });
+  } else {
+    column_sq_dev_of(m2, mean, p, rows, row_stride, w);
   }
 }
 

@@ -54,6 +54,7 @@
 #include "core/parallel.h"
 #include "core/tensor.h"
 #include "eager_kernels/cpu/dispatch_types.h"
+#include "eager_kernels/cpu/float16_blocks.h"
 #include "eager_kernels/cpu/loops.h"
 
 namespace lz::cpu::reduce {
@@ -104,7 +105,7 @@ inline Acc combine_lanes(Acc* lanes, const Op& op) {
 }
 
 template <class Acc, class T, class Map, class Op>
-LZ_CPU_CLONES Acc fold_contiguous(const T* __restrict p, int64_t n, Acc id, Map map, Op op) {
+LZ_CPU_CLONES Acc fold_lanes(const T* __restrict p, int64_t n, Acc id, Map map, Op op) {
   constexpr int L = kLanes<Acc>;
   Acc lanes[L];
   for (int j = 0; j < L; ++j) lanes[j] = id;
@@ -137,18 +138,80 @@ inline Acc fold_short(const T* p, int64_t n, int64_t stride, Acc id, Map map, Op
   return a;
 }
 
+// ---- float16 and bfloat16 inputs ---------------------------------------------
+// Their elements are widened to float in L1-sized blocks and folded by the
+// float instance of the same loop (the one a float tensor runs), so each
+// vectorised fold compiles once for the three float types. Every map reads
+// its argument through opmath_t, so map(float(x)) == map(x).
+
+inline constexpr int64_t kWidenedBlock = 1024;
+
+template <class T>
+void widen_block(const T* p, int64_t stride, int64_t n, float* block) {
+  widen_to_float(scalar_type_of<T>, reinterpret_cast<const char*>(p), stride * static_cast<int64_t>(sizeof(T)),
+                 block, n);
+}
+
+// A run folded block by block, the blocks' results combined in order.
+template <class Acc, class T, class Map, class Op>
+Acc fold_widened(const T* p, int64_t n, int64_t stride, Acc id, const Map& map, const Op& op) {
+  alignas(64) float block[kWidenedBlock];
+  Acc a = id;
+  for (int64_t i = 0; i < n; i += kWidenedBlock) {
+    const int64_t m = std::min(kWidenedBlock, n - i);
+    widen_block(p + i * stride, stride, m, block);
+    const Acc b = fold_lanes(static_cast<const float*>(block), m, id, map, op);
+    a = i == 0 ? b : op(a, b);
+  }
+  return a;
+}
+
+// visit(block, rows, width, column) for blocks of `rows` x `w` elements of
+// rows `row_stride` apart, widened to float: row pieces of at most
+// kWidenedBlock columns, in row order within a piece and in runs of a
+// multiple of four rows (fold_rows combines rows four at a time).
+template <class T, class Visit>
+void for_widened_rows(const T* p, int64_t rows, int64_t row_stride, int64_t w, const Visit& visit) {
+  constexpr int64_t kBlockElements = 4 * kWidenedBlock;
+  alignas(64) float block[kBlockElements];
+  for (int64_t c = 0; c < w; c += kWidenedBlock) {
+    const int64_t width = std::min(kWidenedBlock, w - c);
+    const int64_t run = std::max<int64_t>(4, kBlockElements / width / 4 * 4);
+    for (int64_t r = 0; r < rows; r += run) {
+      const int64_t m = std::min(run, rows - r);
+      for (int64_t k = 0; k < m; ++k) widen_block(p + (r + k) * row_stride + c, 1, width, block + k * width);
+      visit(static_cast<const float*>(block), m, width, c);
+    }
+  }
+}
+
+// ---- Folds -------------------------------------------------------------------
+
+template <class Acc, class T, class Map, class Op>
+inline Acc fold_contiguous(const T* p, int64_t n, Acc id, const Map& map, const Op& op) {
+  if constexpr (is_reduced_float_v<T>) {
+    return fold_widened(p, n, 1, id, map, op);
+  } else {
+    return fold_lanes(p, n, id, map, op);
+  }
+}
+
 template <class Acc, class T, class Map, class Op>
 inline Acc fold(const T* p, int64_t n, int64_t stride, Acc id, const Map& map, const Op& op) {
   if (n < 16) return fold_short(p, n, stride, id, map, op);
-  if (stride == 1) return fold_contiguous(p, n, id, map, op);
-  return fold_strided(p, n, stride, id, map, op);
+  if constexpr (is_reduced_float_v<T>) {
+    return fold_widened(p, n, stride, id, map, op);
+  } else {
+    if (stride == 1) return fold_lanes(p, n, id, map, op);
+    return fold_strided(p, n, stride, id, map, op);
+  }
 }
 
 // a[k] = op(a[k], map(row_r[k])) for every row r, in row order (four rows at
 // a time combined pairwise first).
 template <class Acc, class T, class Map, class Op>
-LZ_CPU_CLONES void fold_rows(Acc* __restrict a, const T* __restrict p, int64_t rows,
-                             int64_t row_stride, int64_t w, Map map, Op op) {
+LZ_CPU_CLONES void fold_rows_of(Acc* __restrict a, const T* __restrict p, int64_t rows,
+                                int64_t row_stride, int64_t w, Map map, Op op) {
   int64_t r = 0;
   for (; r + 4 <= rows; r += 4) {
     const T* __restrict p0 = p + r * row_stride;
@@ -162,6 +225,18 @@ LZ_CPU_CLONES void fold_rows(Acc* __restrict a, const T* __restrict p, int64_t r
   for (; r < rows; ++r) {
     const T* __restrict p0 = p + r * row_stride;
     for (int64_t k = 0; k < w; ++k) a[k] = op(a[k], map(p0[k]));
+  }
+}
+
+template <class Acc, class T, class Map, class Op>
+inline void fold_rows(Acc* a, const T* p, int64_t rows, int64_t row_stride, int64_t w, const Map& map,
+                      const Op& op) {
+  if constexpr (is_reduced_float_v<T>) {
+    for_widened_rows(p, rows, row_stride, w, [&](const float* block, int64_t m, int64_t width, int64_t c) {
+      fold_rows_of(a + c, block, m, width, width, map, op);
+    });
+  } else {
+    fold_rows_of(a, p, rows, row_stride, w, map, op);
   }
 }
 
