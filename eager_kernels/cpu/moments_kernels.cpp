@@ -57,16 +57,13 @@ LZ_CPU_CLONES void column_sq_dev_of(double* __restrict m2, const double* __restr
 }
 
 // m2[k] += (row_r[k] - mean[k])^2 for every row r (16-bit floats widened:
-// reduce::for_widened_rows).
+// reduce::for_row_blocks).
 template <class T>
 void column_sq_dev(double* m2, const double* mean, const T* p, int64_t rows, int64_t row_stride, int64_t w) {
-  if constexpr (is_reduced_float_v<T>) {
-    reduce::for_widened_rows(p, rows, row_stride, w, [&](const float* block, int64_t m, int64_t width, int64_t c) {
-      column_sq_dev_of(m2 + c, mean + c, block, m, width, width);
-    });
-  } else {
-    column_sq_dev_of(m2, mean, p, rows, row_stride, w);
-  }
+  reduce::for_row_blocks(p, rows, row_stride, w,
+                         [&](const auto* q, int64_t m, int64_t stride, int64_t width, int64_t c) {
+                           column_sq_dev_of(m2 + c, mean + c, q, m, stride, width);
+                         });
 }
 
 template <class T, bool kStd>

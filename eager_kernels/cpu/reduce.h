@@ -166,21 +166,27 @@ Acc fold_widened(const T* p, int64_t n, int64_t stride, Acc id, const Map& map, 
   return a;
 }
 
-// visit(block, rows, width, column) for blocks of `rows` x `w` elements of
-// rows `row_stride` apart, widened to float: row pieces of at most
-// kWidenedBlock columns, in row order within a piece and in runs of a
-// multiple of four rows (fold_rows combines rows four at a time).
+// visit(q, rows, row_stride, width, column) over `rows` x `w` elements of
+// rows `row_stride` apart, as arrays the float loops read: the elements
+// themselves (q == p) unless T is a 16-bit float; then blocks widened to
+// float, of row pieces of at most kWidenedBlock columns, in row order within
+// a piece and in runs of a multiple of four rows (fold_rows combines rows
+// four at a time, so the order of its arithmetic is unchanged).
 template <class T, class Visit>
-void for_widened_rows(const T* p, int64_t rows, int64_t row_stride, int64_t w, const Visit& visit) {
-  constexpr int64_t kBlockElements = 4 * kWidenedBlock;
-  alignas(64) float block[kBlockElements];
-  for (int64_t c = 0; c < w; c += kWidenedBlock) {
-    const int64_t width = std::min(kWidenedBlock, w - c);
-    const int64_t run = std::max<int64_t>(4, kBlockElements / width / 4 * 4);
-    for (int64_t r = 0; r < rows; r += run) {
-      const int64_t m = std::min(run, rows - r);
-      for (int64_t k = 0; k < m; ++k) widen_block(p + (r + k) * row_stride + c, 1, width, block + k * width);
-      visit(static_cast<const float*>(block), m, width, c);
+void for_row_blocks(const T* p, int64_t rows, int64_t row_stride, int64_t w, const Visit& visit) {
+  if constexpr (!is_reduced_float_v<T>) {
+    visit(p, rows, row_stride, w, int64_t{0});
+  } else {
+    constexpr int64_t kBlockElements = 4 * kWidenedBlock;
+    alignas(64) float block[kBlockElements];
+    for (int64_t c = 0; c < w; c += kWidenedBlock) {
+      const int64_t width = std::min(kWidenedBlock, w - c);
+      const int64_t run = std::max<int64_t>(4, kBlockElements / width / 4 * 4);
+      for (int64_t r = 0; r < rows; r += run) {
+        const int64_t m = std::min(run, rows - r);
+        for (int64_t k = 0; k < m; ++k) widen_block(p + (r + k) * row_stride + c, 1, width, block + k * width);
+        visit(static_cast<const float*>(block), m, width, width, c);
+      }
     }
   }
 }
@@ -231,13 +237,9 @@ LZ_CPU_CLONES void fold_rows_of(Acc* __restrict a, const T* __restrict p, int64_
 template <class Acc, class T, class Map, class Op>
 inline void fold_rows(Acc* a, const T* p, int64_t rows, int64_t row_stride, int64_t w, const Map& map,
                       const Op& op) {
-  if constexpr (is_reduced_float_v<T>) {
-    for_widened_rows(p, rows, row_stride, w, [&](const float* block, int64_t m, int64_t width, int64_t c) {
-      fold_rows_of(a + c, block, m, width, width, map, op);
-    });
-  } else {
-    fold_rows_of(a, p, rows, row_stride, w, map, op);
-  }
+  for_row_blocks(p, rows, row_stride, w, [&](const auto* q, int64_t m, int64_t stride, int64_t width, int64_t c) {
+    fold_rows_of(a + c, q, m, stride, width, map, op);
+  });
 }
 
 // ---- Element maps and combining operations ---------------------------------

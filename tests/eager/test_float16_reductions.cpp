@@ -1,6 +1,6 @@
 // float16 and bfloat16 reductions fold blocks widened to float with the
 // float instance of the same loop (eager_kernels/cpu/reduce.h,
-// fold_widened and for_widened_rows). Each result must be the float
+// fold_widened and for_row_blocks). Each result must be the float
 // reduction of the widened input rounded once: exactly where the float
 // kernel folds in the same order (runs of at most one block, columns), and
 // within the 16-bit type's rounding where runs of several blocks are
