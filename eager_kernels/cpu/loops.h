@@ -107,9 +107,34 @@ inline void contiguous_row_maybe_streaming(bool streaming, Out* out, int64_t n, 
   }
 }
 
-// kBindBroadcast: whether a two-input row with one stride-0 operand reads it
-// once and runs a one-input loop (a loop instance of its own).
-template <bool kBindBroadcast, class Out, class... In, class F, size_t... I>
+// A two-input row whose operand kBroadcast is one number: the number fills
+// an L1 block once, which the two-input contiguous loop reads as a row, so
+// no loop instance of its own is compiled for the broadcast case.
+template <int kBroadcast, class Out, class A, class B, class F>
+void broadcast_row(bool streaming, Out* out, int64_t n, const F& f, const A* a, const B* b) {
+  constexpr int64_t kBlock = kStreamingBlockBytes / sizeof(Out);
+  using Filled = std::conditional_t<kBroadcast == 0, A, B>;
+  alignas(64) Filled filled[kBlock];
+  alignas(64) Out buffer[kBlock];
+  if constexpr (kBroadcast == 0) {
+    std::fill_n(filled, std::min(kBlock, n), *a);
+  } else {
+    std::fill_n(filled, std::min(kBlock, n), *b);
+  }
+  for (int64_t i = 0; i < n; i += kBlock) {
+    const int64_t m = std::min(kBlock, n - i);
+    Out* dst = streaming ? buffer : out + i;
+    if constexpr (kBroadcast == 0) {
+      contiguous_row(dst, m, f, static_cast<const A*>(filled), b + i);
+    } else {
+      contiguous_row(dst, m, f, a + i, static_cast<const B*>(filled));
+    }
+    if (streaming) streaming_copy(out + i, buffer, static_cast<size_t>(m) * sizeof(Out));
+  }
+  if (streaming) streaming_store_fence();
+}
+
+template <class Out, class... In, class F, size_t... I>
 inline void elementwise_row(char** data, const int64_t* strides, int64_t n, const F& f,
                             bool streaming, std::index_sequence<I...>) {
   constexpr size_t kInputs = sizeof...(In);
@@ -126,26 +151,24 @@ inline void elementwise_row(char** data, const int64_t* strides, int64_t n, cons
       for (int64_t i = 0; i < n; ++i) out[i] = value;
       return;
     }
-  } else if constexpr (kInputs == 2 && kBindBroadcast) {
+  } else if constexpr (kInputs == 2) {
     using A = std::tuple_element_t<0, std::tuple<In...>>;
     using B = std::tuple_element_t<1, std::tuple<In...>>;
     // One operand broadcast along the row (a [n, 1] operand, or a wrapped
     // C++ number or 0-dim tensor, which the callers pass as a stride-0
-    // operand rather than binding it themselves: one set of loop clones per
-    // operator and dtype instead of two) is read once and bound by value.
+    // operand rather than binding it themselves) fills a block read by the
+    // two-input contiguous loop (broadcast_row).
     // Streamed only when the row fills a streaming block (a whole tensor
     // against a number): short broadcast rows would pay a store fence each.
     const bool stream_row = streaming && n * static_cast<int64_t>(sizeof(Out)) >= kStreamingBlockBytes;
     if (out_contiguous && strides[1] == 0 && strides[2] == static_cast<int64_t>(sizeof(B))) {
-      const A a = *reinterpret_cast<const A*>(data[1]);
-      contiguous_row_maybe_streaming(stream_row, out, n, [f, a](B b) { return f(a, b); },
-                                     reinterpret_cast<const B*>(data[2]));
+      broadcast_row<0>(stream_row, out, n, f, reinterpret_cast<const A*>(data[1]),
+                       reinterpret_cast<const B*>(data[2]));
       return;
     }
     if (out_contiguous && strides[2] == 0 && strides[1] == static_cast<int64_t>(sizeof(A))) {
-      const B b = *reinterpret_cast<const B*>(data[2]);
-      contiguous_row_maybe_streaming(stream_row, out, n, [f, b](A a) { return f(a, b); },
-                                     reinterpret_cast<const A*>(data[1]));
+      broadcast_row<1>(stream_row, out, n, f, reinterpret_cast<const A*>(data[1]),
+                       reinterpret_cast<const B*>(data[2]));
       return;
     }
   }
@@ -237,7 +260,7 @@ void widened_rows(const TensorIterator& iter, const F& f, std::index_sequence<I.
   });
 }
 
-template <bool kBindBroadcast, class Out, class... In, class F>
+template <class Out, class... In, class F>
 void cpu_kernel_impl(const TensorIterator& iter, const F& f) {
   LZ_INTERNAL_ASSERT(iter.noperands() == 1 + static_cast<int>(sizeof...(In)),
                      "cpu_kernel: operand count does not match the kernel");
@@ -249,8 +272,7 @@ void cpu_kernel_impl(const TensorIterator& iter, const F& f) {
   }
   const bool streaming = iter.output_nbytes() >= kStreamingStoreBytes;
   iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    detail::elementwise_row<kBindBroadcast, Out, In...>(data, strides, n, f, streaming,
-                                                        std::index_sequence_for<In...>());
+    detail::elementwise_row<Out, In...>(data, strides, n, f, streaming, std::index_sequence_for<In...>());
   });
 }
 
@@ -258,16 +280,7 @@ void cpu_kernel_impl(const TensorIterator& iter, const F& f) {
 
 template <class Out, class... In, class F>
 void cpu_kernel(const TensorIterator& iter, const F& f) {
-  detail::cpu_kernel_impl<true, Out, In...>(iter, f);
-}
-
-// cpu_kernel without the one-input loops for a broadcast operand of a
-// two-input kernel (which take the strided loop instead): for callers that
-// bind their one-element operands themselves (ternary_loop), where another
-// loop instance per operator and dtype is not worth its compile time.
-template <class Out, class... In, class F>
-void cpu_kernel_unbound(const TensorIterator& iter, const F& f) {
-  detail::cpu_kernel_impl<false, Out, In...>(iter, f);
+  detail::cpu_kernel_impl<Out, In...>(iter, f);
 }
 
 }  // namespace lz::cpu

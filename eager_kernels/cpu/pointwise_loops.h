@@ -71,27 +71,27 @@ void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Ten
   using MC = mem_t<C>;
   // One-element b and/or c are bound (where(c, x, 0.0), clamp(x, lo, hi) with
   // 0-dim bounds); a one-element a (the condition, self) is rare and takes
-  // the general loop, which reads it with stride 0, as do the remaining
-  // operands of a two-input loop (cpu_kernel_unbound).
+  // the two-input loop's broadcast row (loops.h broadcast_row) or the
+  // general loop, which reads it with stride 0.
   const ScalarType stored = out.dtype();
   const bool sb = b.numel() == 1, sc = c.numel() == 1;
   if (sb && sc) {
     const B bv = read_as<B>(b, stored);
     const C cv = read_as<C>(c, stored);
-    cpu_kernel_unbound<MO, MA>(TensorIterator(out, {operand_as<A>(a, stored)}),
-                               [f, bv, cv](MA x) -> MO { return static_cast<MO>(f(static_cast<A>(x), bv, cv)); });
+    cpu_kernel<MO, MA>(TensorIterator(out, {operand_as<A>(a, stored)}),
+                       [f, bv, cv](MA x) -> MO { return static_cast<MO>(f(static_cast<A>(x), bv, cv)); });
   } else if (sc) {
     const C cv = read_as<C>(c, stored);
-    cpu_kernel_unbound<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<B>(b, stored)}), [f, cv](MA x, MB y) -> MO {
+    cpu_kernel<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<B>(b, stored)}), [f, cv](MA x, MB y) -> MO {
       return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), cv));
     });
   } else if (sb) {
     const B bv = read_as<B>(b, stored);
-    cpu_kernel_unbound<MO, MA, MC>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<C>(c, stored)}), [f, bv](MA x, MC z) -> MO {
+    cpu_kernel<MO, MA, MC>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<C>(c, stored)}), [f, bv](MA x, MC z) -> MO {
       return static_cast<MO>(f(static_cast<A>(x), bv, static_cast<C>(z)));
     });
   } else {
-    cpu_kernel_unbound<MO, MA, MB, MC>(
+    cpu_kernel<MO, MA, MB, MC>(
         TensorIterator(out, {operand_as<A>(a, stored), operand_as<B>(b, stored), operand_as<C>(c, stored)}),
         [f](MA x, MB y, MC z) -> MO {
           return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), static_cast<C>(z)));
