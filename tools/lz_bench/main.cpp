@@ -37,7 +37,7 @@ struct Options {
 constexpr std::string_view kUsage = R"(usage: lz-bench [options]
 Runs the fusion workloads eagerly and lazily and reports them against the
 machine's memory bandwidth (measured next to every run).
-  --workloads W1,W4,...  run these workloads only (default: all, W1-W11)
+  --workloads W1,W4,...  run these workloads only (default: all, W1-W17)
   --quick                small sizes and 3 repetitions (a smoke run, < 1 minute)
   --reps N               timed repetitions per workload (default 10; --quick 3)
   --threads N            CPU threads (default: LZ_NUM_THREADS or all CPUs)

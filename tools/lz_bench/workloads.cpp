@@ -119,6 +119,27 @@ Workload block_train() {
   return w;
 }
 
+// W14: rotary-style halves recombined by cat along the last dimension.
+Tensor rotary_cat(const Tensor& x, const Tensor& cos, const Tensor& sin) {
+  const int64_t half = x.size(-1) / 2;
+  const Tensor x1 = x.narrow(-1, 0, half), x2 = x.narrow(-1, half, half);
+  return cat({x1 * cos - x2 * sin, x2 * cos + x1 * sin}, -1);
+}
+
+// W17: W2's chain on 1-D sizes 256, 384, ..., 8192, each materialised on
+// its own (a lazy user calling to_eager() after each): one graph per size.
+constexpr int64_t kSweepFirst = 256, kSweepStep = 128, kSweepLast = 8192;
+
+std::vector<Tensor> small_sweep(const std::vector<Tensor>& in) {
+  std::vector<Tensor> out;
+  for (const Tensor& x : in) {
+    Tensor y = chain10(x);
+    if (y.is_lazy()) sync({y});
+    out.push_back(y);
+  }
+  return out;
+}
+
 std::vector<Workload> make_all() {
   std::vector<Workload> w;
   const auto elements = [](bool quick) { return quick ? int64_t{1} << 20 : int64_t{16} << 20; };
@@ -186,6 +207,49 @@ std::vector<Workload> make_all() {
                1e-5, 1e-4});
   w.push_back(mlp_train());
   w.push_back(block_train());
+  // Patterns beyond W1-W9 (issue 30): a column reduction, a transposed
+  // operand, concatenation, a gather, integer arithmetic, small sizes.
+  const auto matrix = [](bool quick) { return quick ? int64_t{512} : int64_t{8192}; };
+  w.push_back({"W12", "col_center", "x: [8192, 2048]", true,
+               [=](bool q, ScalarType t) { return std::vector<Tensor>{normal({matrix(q), 2048}, 12, t)}; },
+               [](std::vector<Tensor>& in) { return std::vector<Tensor>{in[0] - in[0].mean(0)}; }, in_out(1), 1,
+               1e-5, 1e-4});
+  w.push_back({"W13", "transpose_add", "x: [8192, 2048], y: [2048, 8192]", true,
+               [=](bool q, ScalarType t) {
+                 return std::vector<Tensor>{normal({matrix(q), 2048}, 13, t), normal({2048, matrix(q)}, 113, t)};
+               },
+               [](std::vector<Tensor>& in) { return std::vector<Tensor>{in[0].transpose(0, 1) + in[1]}; },
+               [](const std::vector<Tensor>& in) { return 3 * bytes_of(in[0]); }});
+  w.push_back({"W14", "rotary_cat", "x: [8, 256, 8, 128], cos and sin: [256, 1, 64]", true,
+               [](bool q, ScalarType t) {
+                 const int64_t batch = q ? 2 : 8;
+                 return std::vector<Tensor>{normal({batch, 256, 8, 128}, 14, t), normal({256, 1, 64}, 114, t),
+                                            normal({256, 1, 64}, 1114, t)};
+               },
+               [](std::vector<Tensor>& in) { return std::vector<Tensor>{rotary_cat(in[0], in[1], in[2])}; },
+               [](const std::vector<Tensor>& in) { return 2 * bytes_of(in[0]) + bytes_of(in[1]) + bytes_of(in[2]); }});
+  w.push_back({"W15", "xent_vocab", "logits: [1024, 32000], target: int64 [1024]; mean", true,
+               [](bool q, ScalarType t) {
+                 const int64_t batch = q ? 64 : 1024, vocab = q ? 4000 : 32000;
+                 return std::vector<Tensor>{normal({batch, vocab}, 15, t),
+                                            randint(0, vocab, {batch}, make_generator(115), TensorOptions(kLong))};
+               },
+               [](std::vector<Tensor>& in) { return std::vector<Tensor>{cross_entropy(in[0], in[1])}; },
+               sum_of_bytes, 1, 1e-5, 1e-4});
+  w.push_back({"W16", "int_hash", "i: int64, 16M elements; ((i * 31 + 17) % 257 < 16).sum()", true,
+               [=](bool q, ScalarType) {
+                 return std::vector<Tensor>{
+                     randint(0, int64_t{1} << 40, {elements(q)}, make_generator(16), TensorOptions(kLong))};
+               },
+               [](std::vector<Tensor>& in) { return std::vector<Tensor>{((in[0] * 31 + 17) % 257 < 16).sum()}; },
+               in_out(0)});
+  w.push_back({"W17", "small_sweep", "W2's chain on sizes 256, 384, ..., 8192, each materialised", false,
+               [](bool, ScalarType t) {
+                 std::vector<Tensor> in;
+                 for (int64_t n = kSweepFirst; n <= kSweepLast; n += kSweepStep) in.push_back(normal({n}, 17, t));
+                 return in;
+               },
+               small_sweep, [](const std::vector<Tensor>& in) { return 2 * sum_of_bytes(in); }});
   return w;
 }
 
