@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
@@ -107,28 +108,26 @@ inline void contiguous_row_maybe_streaming(bool streaming, Out* out, int64_t n, 
   }
 }
 
-// A two-input row whose operand kBroadcast is one number: the number fills
-// an L1 block once, which the two-input contiguous loop reads as a row, so
-// no loop instance of its own is compiled for the broadcast case.
-template <int kBroadcast, class Out, class A, class B, class F>
-void broadcast_row(bool streaming, Out* out, int64_t n, const F& f, const A* a, const B* b) {
+// A row of several inputs, each contiguous or one number broadcast along it
+// (stride 0): every number fills an L1 block once, which the contiguous
+// loop reads as a row, so broadcasting compiles no loop instance of its own
+// (where(c, x, 0.0), x * 2, clamp(x, lo, hi) run the operator's one loop).
+template <class Out, class... In, class F, size_t... I>
+void broadcast_row(bool streaming, Out* out, int64_t n, const F& f, char** data, const int64_t* strides,
+                   std::index_sequence<I...>) {
   constexpr int64_t kBlock = kStreamingBlockBytes / sizeof(Out);
-  using Filled = std::conditional_t<kBroadcast == 0, A, B>;
-  alignas(64) Filled filled[kBlock];
+  std::tuple<std::array<In, kBlock>...> filled;  // uninitialised: only the broadcast ones are filled
   alignas(64) Out buffer[kBlock];
-  if constexpr (kBroadcast == 0) {
-    std::fill_n(filled, std::min(kBlock, n), *a);
-  } else {
-    std::fill_n(filled, std::min(kBlock, n), *b);
-  }
+  const bool broadcast[] = {(strides[I + 1] == 0)...};
+  const auto fill = [&](auto& block, bool is_broadcast, const auto* value) {
+    if (is_broadcast) std::fill_n(block.data(), std::min(kBlock, n), *value);
+  };
+  (fill(std::get<I>(filled), broadcast[I], reinterpret_cast<const In*>(data[I + 1])), ...);
   for (int64_t i = 0; i < n; i += kBlock) {
     const int64_t m = std::min(kBlock, n - i);
     Out* dst = streaming ? buffer : out + i;
-    if constexpr (kBroadcast == 0) {
-      contiguous_row(dst, m, f, static_cast<const A*>(filled), b + i);
-    } else {
-      contiguous_row(dst, m, f, a + i, static_cast<const B*>(filled));
-    }
+    contiguous_row(dst, m, f,
+                   (broadcast[I] ? std::get<I>(filled).data() : reinterpret_cast<const In*>(data[I + 1]) + i)...);
     if (streaming) streaming_copy(out + i, buffer, static_cast<size_t>(m) * sizeof(Out));
   }
   if (streaming) streaming_store_fence();
@@ -151,24 +150,16 @@ inline void elementwise_row(char** data, const int64_t* strides, int64_t n, cons
       for (int64_t i = 0; i < n; ++i) out[i] = value;
       return;
     }
-  } else if constexpr (kInputs == 2) {
-    using A = std::tuple_element_t<0, std::tuple<In...>>;
-    using B = std::tuple_element_t<1, std::tuple<In...>>;
-    // One operand broadcast along the row (a [n, 1] operand, or a wrapped
-    // C++ number or 0-dim tensor, which the callers pass as a stride-0
-    // operand rather than binding it themselves) fills a block read by the
-    // two-input contiguous loop (broadcast_row).
-    // Streamed only when the row fills a streaming block (a whole tensor
-    // against a number): short broadcast rows would pay a store fence each.
-    const bool stream_row = streaming && n * static_cast<int64_t>(sizeof(Out)) >= kStreamingBlockBytes;
-    if (out_contiguous && strides[1] == 0 && strides[2] == static_cast<int64_t>(sizeof(B))) {
-      broadcast_row<0>(stream_row, out, n, f, reinterpret_cast<const A*>(data[1]),
-                       reinterpret_cast<const B*>(data[2]));
-      return;
-    }
-    if (out_contiguous && strides[2] == 0 && strides[1] == static_cast<int64_t>(sizeof(A))) {
-      broadcast_row<1>(stream_row, out, n, f, reinterpret_cast<const A*>(data[1]),
-                       reinterpret_cast<const B*>(data[2]));
+  } else if constexpr (kInputs >= 2) {
+    // Operands broadcast along the row (a [n, 1] operand, or a wrapped C++
+    // number or 0-dim tensor, which the callers pass as a stride-0 operand
+    // rather than binding it themselves) beside contiguous ones. Streamed
+    // only when the row fills a streaming block (a whole tensor against a
+    // number): short broadcast rows would pay a store fence each.
+    if (out_contiguous &&
+        ((strides[I + 1] == 0 || strides[I + 1] == static_cast<int64_t>(sizeof(In))) && ...)) {
+      const bool stream_row = streaming && n * static_cast<int64_t>(sizeof(Out)) >= kStreamingBlockBytes;
+      broadcast_row<Out, In...>(stream_row, out, n, f, data, strides, std::index_sequence<I...>());
       return;
     }
   }

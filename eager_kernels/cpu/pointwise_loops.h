@@ -4,11 +4,11 @@
 //   binary_loop<bool, float, float>(out, a, b, [](float x, float y) { return x < y; });
 //   ternary_loop<float, bool, float, float>(out, c, a, b, [](bool k, float x, float y) { ... });
 // Each input is converted to its element type first (cast_to). A one-element
-// operand (a wrapped C++ number, a 0-dim tensor, a [1, 1] tensor) is read
-// once as a value: by the row loop of a binary loop (loops.h), and bound into
-// the lambda by the ternary loop, so where(c, x, 0.0) or clamp(x, 0-dim,
-// 0-dim) run the contiguous vectorised row of a unary or binary loop instead
-// of a strided ternary one.
+// operand (a wrapped C++ number, a 0-dim tensor, a [1, 1] tensor) reaches the
+// row loop with stride 0, which fills a block with it once and runs the
+// contiguous vectorised row (loops.h broadcast_row), so x < 0.5 or
+// addcmul(x, 2, y) compile no loop of their own; ternary_loop binds some of
+// them (see there).
 #pragma once
 
 #include <cstdint>
@@ -62,17 +62,18 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const F& f
   });
 }
 
-// out[i] = f(a[i], b[i], c[i]); f returns Out.
-template <class Out, class A, class B, class C, class F>
+// out[i] = f(a[i], b[i], c[i]); f returns Out. One-element b and c
+// (clamp(x, lo, hi) with number bounds) are bound, so the row is one stream
+// read by a one-input loop. kBindOne: a single one-element b or c is bound
+// too, with a two-input loop of its own (where(c, x, 0.0) runs 16% faster
+// so); otherwise it reaches the three-input loop with stride 0 and is read
+// from a block filled once (loops.h broadcast_row), compiling no loop.
+template <class Out, class A, class B, class C, bool kBindOne = false, class F>
 void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& c, const F& f) {
   using MO = mem_t<Out>;
   using MA = mem_t<A>;
   using MB = mem_t<B>;
   using MC = mem_t<C>;
-  // One-element b and/or c are bound (where(c, x, 0.0), clamp(x, lo, hi) with
-  // 0-dim bounds); a one-element a (the condition, self) is rare and takes
-  // the two-input loop's broadcast row (loops.h broadcast_row) or the
-  // general loop, which reads it with stride 0.
   const ScalarType stored = out.dtype();
   const bool sb = b.numel() == 1, sc = c.numel() == 1;
   if (sb && sc) {
@@ -80,23 +81,27 @@ void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Ten
     const C cv = read_as<C>(c, stored);
     cpu_kernel<MO, MA>(TensorIterator(out, {operand_as<A>(a, stored)}),
                        [f, bv, cv](MA x) -> MO { return static_cast<MO>(f(static_cast<A>(x), bv, cv)); });
-  } else if (sc) {
-    const C cv = read_as<C>(c, stored);
-    cpu_kernel<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<B>(b, stored)}), [f, cv](MA x, MB y) -> MO {
-      return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), cv));
-    });
-  } else if (sb) {
-    const B bv = read_as<B>(b, stored);
-    cpu_kernel<MO, MA, MC>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<C>(c, stored)}), [f, bv](MA x, MC z) -> MO {
-      return static_cast<MO>(f(static_cast<A>(x), bv, static_cast<C>(z)));
-    });
-  } else {
-    cpu_kernel<MO, MA, MB, MC>(
-        TensorIterator(out, {operand_as<A>(a, stored), operand_as<B>(b, stored), operand_as<C>(c, stored)}),
-        [f](MA x, MB y, MC z) -> MO {
-          return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), static_cast<C>(z)));
-        });
+    return;
   }
+  if constexpr (kBindOne) {
+    if (sc) {
+      const C cv = read_as<C>(c, stored);
+      cpu_kernel<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<B>(b, stored)}),
+                             [f, cv](MA x, MB y) -> MO { return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), cv)); });
+      return;
+    }
+    if (sb) {
+      const B bv = read_as<B>(b, stored);
+      cpu_kernel<MO, MA, MC>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<C>(c, stored)}),
+                             [f, bv](MA x, MC z) -> MO { return static_cast<MO>(f(static_cast<A>(x), bv, static_cast<C>(z))); });
+      return;
+    }
+  }
+  cpu_kernel<MO, MA, MB, MC>(
+      TensorIterator(out, {operand_as<A>(a, stored), operand_as<B>(b, stored), operand_as<C>(c, stored)}),
+      [f](MA x, MB y, MC z) -> MO {
+        return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), static_cast<C>(z)));
+      });
 }
 
 // NaN-propagating maximum and minimum (a NaN operand wins); plain ones for

@@ -10,8 +10,8 @@ namespace lz::cpu {
 void where_impl(const Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other) {
   visit_opmath_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    ternary_loop<T, bool, T, T>(out, condition, self, other,
-                                [](bool c, T a, T b) -> T { return c ? a : b; });
+    ternary_loop<T, bool, T, T, /*kBindOne=*/true>(out, condition, self, other,
+                                                   [](bool c, T a, T b) -> T { return c ? a : b; });
   });
 }
 
