@@ -111,7 +111,7 @@ inline void contiguous_row_maybe_streaming(bool streaming, Out* out, int64_t n, 
 // A row of several inputs, each contiguous or one number broadcast along it
 // (stride 0): every number fills an L1 block once, which the contiguous
 // loop reads as a row, so broadcasting compiles no loop instance of its own
-// (where(c, x, 0.0), x * 2, clamp(x, lo, hi) run the operator's one loop).
+// (x * 2, x - column, addcmul(x, 2, y) run the operator's one loop).
 template <class Out, class... In, class F, size_t... I>
 void broadcast_row(bool streaming, Out* out, int64_t n, const F& f, char** data, const int64_t* strides,
                    std::index_sequence<I...>) {
