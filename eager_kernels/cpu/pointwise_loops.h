@@ -87,13 +87,17 @@ void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Ten
     if (sc) {
       const C cv = read_as<C>(c, stored);
       cpu_kernel<MO, MA, MB>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<B>(b, stored)}),
-                             [f, cv](MA x, MB y) -> MO { return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), cv)); });
+                             [f, cv](MA x, MB y) -> MO {
+                               return static_cast<MO>(f(static_cast<A>(x), static_cast<B>(y), cv));
+                             });
       return;
     }
     if (sb) {
       const B bv = read_as<B>(b, stored);
       cpu_kernel<MO, MA, MC>(TensorIterator(out, {operand_as<A>(a, stored), operand_as<C>(c, stored)}),
-                             [f, bv](MA x, MC z) -> MO { return static_cast<MO>(f(static_cast<A>(x), bv, static_cast<C>(z))); });
+                             [f, bv](MA x, MC z) -> MO {
+                               return static_cast<MO>(f(static_cast<A>(x), bv, static_cast<C>(z)));
+                             });
       return;
     }
   }
