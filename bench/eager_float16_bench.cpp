@@ -1,6 +1,6 @@
 // Large float16 and bfloat16 element-wise kernels against the adjacent copy.
 // They run the float loop of the same operator over blocks converted to
-// float in L1 (eager_kernels/cpu/loops.h, widened_rows); bytes counted are
+// float in L1 (eager_kernels/cpu/loops.h, blocked_rows); bytes counted are
 // the 16-bit tensors' own, so pct_of_copy compares like with like.
 #include "bench/bandwidth.h"
 

@@ -1,18 +1,21 @@
 // Element-wise inner loops over a TensorIterator:
 //   cpu_kernel<float, float, float>(iter, [](float a, float b) { return a + b; });
 // The first template argument is the output's element type, the rest the
-// inputs'. Rows where every operand is contiguous run a plain indexed loop
-// compiled for AVX-512, AVX2 and baseline x86-64 (picked at load time), so the
-// compiler vectorises it for the best ISA the CPU has; large outputs are
-// written with non-temporal stores. A broadcast (stride-0) input in an
-// otherwise contiguous row is read once per row; anything else takes the
-// strided loop. Operands stored as float16 or bfloat16 where the loop's type
-// is float are converted in blocks around the float loop (widened_rows).
+// inputs'. An operator compiles one loop per dtype: the plain indexed loop
+// over contiguous operands, cloned for AVX-512, AVX2 and baseline x86-64
+// (picked at load time) so that the compiler vectorises it for the best ISA
+// the CPU has; large outputs are written with non-temporal stores. Other
+// layouts reuse that loop through L1 blocks (blocked_rows): numbers and
+// columns broadcast along a row, narrow strides, rows too short for a call
+// each, float16/bfloat16 operands of a float loop. Only a stride across
+// cache lines (a transpose) reads element by element (strided_rows). The
+// walk over the outer dims is TensorIterator's, compiled once.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -63,6 +66,10 @@ LZ_CPU_CLONES void contiguous_row_prefetch(Out* out, int64_t n, int64_t ahead, c
 // Bytes of output computed into the L1 buffer per streamed block.
 inline constexpr int64_t kStreamingBlockBytes = 4096;
 
+// Contiguous rows shorter than this go through blocks across rows
+// (blocked_rows) rather than one loop call each.
+inline constexpr int64_t kRowLoopMin = 64;
+
 // Rows with one input of the output's element size (unary kernels, and a
 // binary one with an operand bound by value) take the prefetching loop at
 // every length, so each operator and dtype compiles one loop, not two. With
@@ -108,67 +115,6 @@ inline void contiguous_row_maybe_streaming(bool streaming, Out* out, int64_t n, 
   }
 }
 
-// A row of several inputs, each contiguous or one number broadcast along it
-// (stride 0): every number fills an L1 block once, which the contiguous
-// loop reads as a row, so broadcasting compiles no loop instance of its own
-// (x * 2, x - column, addcmul(x, 2, y) run the operator's one loop).
-template <class Out, class... In, class F, size_t... I>
-void broadcast_row(bool streaming, Out* out, int64_t n, const F& f, char** data, const int64_t* strides,
-                   std::index_sequence<I...>) {
-  constexpr int64_t kBlock = kStreamingBlockBytes / sizeof(Out);
-  std::tuple<std::array<In, kBlock>...> filled;  // uninitialised: only the broadcast ones are filled
-  alignas(64) Out buffer[kBlock];
-  const bool broadcast[] = {(strides[I + 1] == 0)...};
-  const auto fill = [&](auto& block, bool is_broadcast, const auto* value) {
-    if (is_broadcast) std::fill_n(block.data(), std::min(kBlock, n), *value);
-  };
-  (fill(std::get<I>(filled), broadcast[I], reinterpret_cast<const In*>(data[I + 1])), ...);
-  for (int64_t i = 0; i < n; i += kBlock) {
-    const int64_t m = std::min(kBlock, n - i);
-    Out* dst = streaming ? buffer : out + i;
-    contiguous_row(dst, m, f,
-                   (broadcast[I] ? std::get<I>(filled).data() : reinterpret_cast<const In*>(data[I + 1]) + i)...);
-    if (streaming) streaming_copy(out + i, buffer, static_cast<size_t>(m) * sizeof(Out));
-  }
-  if (streaming) streaming_store_fence();
-}
-
-template <class Out, class... In, class F, size_t... I>
-inline void elementwise_row(char** data, const int64_t* strides, int64_t n, const F& f,
-                            bool streaming, std::index_sequence<I...>) {
-  constexpr size_t kInputs = sizeof...(In);
-  Out* out = reinterpret_cast<Out*>(data[0]);
-  const bool out_contiguous = strides[0] == static_cast<int64_t>(sizeof(Out));
-  if (out_contiguous && ((strides[I + 1] == static_cast<int64_t>(sizeof(In))) && ...)) {
-    contiguous_row_maybe_streaming(streaming, out, n, f, reinterpret_cast<const In*>(data[I + 1])...);
-    return;
-  }
-  if constexpr (kInputs == 1) {
-    using A = std::tuple_element_t<0, std::tuple<In...>>;
-    if (out_contiguous && strides[1] == 0) {
-      const Out value = f(*reinterpret_cast<const A*>(data[1]));
-      for (int64_t i = 0; i < n; ++i) out[i] = value;
-      return;
-    }
-  } else if constexpr (kInputs >= 2) {
-    // Operands broadcast along the row (a [n, 1] operand, or a wrapped C++
-    // number or 0-dim tensor, which the callers pass as a stride-0 operand
-    // rather than binding it themselves) beside contiguous ones. Streamed
-    // only when the row fills a streaming block (a whole tensor against a
-    // number): short broadcast rows would pay a store fence each.
-    if (out_contiguous &&
-        ((strides[I + 1] == 0 || strides[I + 1] == static_cast<int64_t>(sizeof(In))) && ...)) {
-      const bool stream_row = streaming && n * static_cast<int64_t>(sizeof(Out)) >= kStreamingBlockBytes;
-      broadcast_row<Out, In...>(stream_row, out, n, f, data, strides, std::index_sequence<I...>());
-      return;
-    }
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    *reinterpret_cast<Out*>(data[0] + i * strides[0]) =
-        f(load<In>(data[I + 1], strides[I + 1], i)...);
-  }
-}
-
 // Whether an operand of a loop over T, stored as `stored`, goes through a
 // float block: float16/bfloat16 data in a float loop.
 template <class T>
@@ -176,94 +122,191 @@ inline bool widens(ScalarType stored) {
   return std::is_same_v<T, float> && is_reduced_float(stored);
 }
 
-template <class Out, class... In, size_t... I>
-bool any_widened(const TensorIterator& iter, std::index_sequence<I...>) {
-  return widens<Out>(iter.dtype(0)) || (widens<In>(iter.dtype(static_cast<int>(I) + 1)) || ...);
+template <class T>
+void gather_block(const char* src, int64_t stride, int64_t n, T* dst) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = load<T>(src, stride, i);
 }
 
-// n elements of an input row as a contiguous In array: itself when it is
-// one already, else converted or gathered into `buffer`.
+template <class T>
+void scatter_block(const T* src, char* dst, int64_t stride, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(dst + i * stride) = src[i];
+}
+
+// Calls piece(r, k, offset, length) for each row piece of elements
+// [e, e + m) of a region of rows of n elements: row r from element k, at
+// `offset` in the block.
+template <class Piece>
+inline void for_row_pieces(int64_t e, int64_t m, int64_t n, const Piece& piece) {
+  int64_t r = e / n, k = e % n;
+  for (int64_t offset = 0; offset < m; ++r, k = 0) {
+    const int64_t length = std::min(n - k, m - offset);
+    piece(r, k, offset, length);
+    offset += length;
+  }
+}
+
+// One input of a blocked region (rows of n elements, `inner` bytes apart
+// along a row and `outer` between rows): read in place when the region is
+// one contiguous array of In; else each block is gathered (strided),
+// converted (float16/bfloat16 data of a float loop) or filled (a number
+// broadcast along a row: x * 2, x - column) into `buffer`. A number for the
+// whole region is filled once, and so is one for a row longer than a block.
 template <class In>
-const In* input_block(ScalarType stored, const char* src, int64_t stride, int64_t n, In* buffer) {
-  if (widens<In>(stored)) {
-    float* widened = reinterpret_cast<float*>(buffer);
-    if (stride == 0) {  // a broadcast number (x * 1.5)
-      widen_to_float(stored, src, 0, widened, 1);
-      std::fill_n(widened + 1, n - 1, widened[0]);
-    } else {
-      widen_to_float(stored, src, stride, widened, n);
-    }
-    return buffer;
-  }
-  if (stride == static_cast<int64_t>(sizeof(In))) return reinterpret_cast<const In*>(src);
-  if (stride == 0) {  // a broadcast number (x * 1.5)
-    std::fill_n(buffer, n, load<In>(src, 0, 0));
-    return buffer;
-  }
-  for (int64_t i = 0; i < n; ++i) buffer[i] = load<In>(src, stride, i);
-  return buffer;
-}
+class BlockInput {
+ public:
+  BlockInput(ScalarType stored, const char* src, int64_t inner, int64_t outer, int64_t n, int64_t rows,
+             In* buffer)
+      : stored_(stored), src_(src), inner_(inner), outer_(outer), n_(n), buffer_(buffer),
+        widen_(widens<In>(stored)),
+        flat_(!widen_ && inner == static_cast<int64_t>(sizeof(In)) && (rows == 1 || outer == n * inner)) {}
 
-template <class Out>
-void store_block(ScalarType stored, const Out* src, char* dst, int64_t stride, int64_t n) {
-  if (widens<Out>(stored)) {
-    narrow_from_float(stored, reinterpret_cast<const float*>(src), dst, stride, n);
-    return;
-  }
-  for (int64_t i = 0; i < n; ++i) *reinterpret_cast<Out*>(dst + i * stride) = src[i];
-}
-
-// cpu_kernel's rows when a float operand is stored as float16/bfloat16:
-// each block of a row is converted to float in an L1 buffer and computed by
-// the contiguous loop of the float instance (the same function a float
-// tensor runs), then rounded back. The 16-bit types thus add no loop
-// instances of their own, only these conversions. A large contiguous
-// output is written from L1 with streaming stores, as the float loop does.
-template <class Out, class... In, class F, size_t... I>
-void widened_rows(const TensorIterator& iter, const F& f, std::index_sequence<I...>) {
-  constexpr int64_t kBlock = kStreamingBlockBytes / sizeof(float);
-  constexpr size_t kInputBytes = std::max({size_t{1}, sizeof(In)...}) * kBlock;
-  const ScalarType out_dtype = iter.dtype(0);
-  const int64_t out_item = widens<Out>(out_dtype) ? 2 : static_cast<int64_t>(sizeof(Out));
-  const bool streaming = iter.output_nbytes() >= kStreamingStoreBytes;
-  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    alignas(64) Out out_buffer[kBlock];
-    alignas(64) unsigned char stored_buffer[kBlock * sizeof(Out)];
-    [[maybe_unused]] alignas(64) unsigned char input_buffers[std::max(sizeof...(In), size_t{1})][kInputBytes];
-    const bool contiguous_out = strides[0] == out_item;
-    const bool direct_out = !widens<Out>(out_dtype) && contiguous_out && !streaming;
-    for (int64_t i = 0; i < n; i += kBlock) {
-      const int64_t m = std::min(kBlock, n - i);
-      char* dst = data[0] + i * strides[0];
-      Out* out = direct_out ? reinterpret_cast<Out*>(dst) : out_buffer;
-      contiguous_row_any(out, m, f,
-                         input_block<In>(iter.dtype(static_cast<int>(I) + 1), data[I + 1] + i * strides[I + 1],
-                                         strides[I + 1], m, reinterpret_cast<In*>(input_buffers[I]))...);
-      if (direct_out) continue;
-      if (streaming && contiguous_out) {
-        store_block(out_dtype, out_buffer, reinterpret_cast<char*>(stored_buffer), out_item, m);
-        streaming_copy(dst, stored_buffer, static_cast<size_t>(m * out_item));
+  // Elements [e, e + m) of the region, m at most a block.
+  const In* at(int64_t e, int64_t m) {
+    if (flat_) return reinterpret_cast<const In*>(src_ + e * inner_);
+    for_row_pieces(e, m, n_, [&](int64_t r, int64_t k, int64_t offset, int64_t length) {
+      const char* src = src_ + r * outer_ + k * inner_;
+      In* dst = buffer_ + offset;
+      if (inner_ == 0) {
+        // Filled already when the block is all of it again.
+        if (offset == 0 && length == m && src == filled_src_ && m <= filled_) return;
+        filled_src_ = offset == 0 && length == m ? src : nullptr;
+        filled_ = m;
+        if (widen_) {
+          widen_to_float(stored_, src, 0, reinterpret_cast<float*>(dst), 1);
+          std::fill_n(dst + 1, length - 1, dst[0]);
+        } else {
+          std::fill_n(dst, length, load<In>(src, 0, 0));
+        }
+      } else if (widen_) {
+        widen_to_float(stored_, src, inner_, reinterpret_cast<float*>(dst), length);
       } else {
-        store_block(out_dtype, out_buffer, dst, strides[0], m);
+        gather_block(src, inner_, length, dst);
       }
+    });
+    return buffer_;
+  }
+
+ private:
+  ScalarType stored_;
+  const char* src_;
+  int64_t inner_, outer_, n_;
+  In* buffer_;
+  bool widen_, flat_;
+  const char* filled_src_ = nullptr;  // the number `buffer_` holds `filled_` copies of
+  int64_t filled_ = 0;
+};
+
+// Rows the contiguous loop cannot read in place: an input broadcast along
+// them, strided, or stored as float16/bfloat16 for a float loop; an output
+// strided or stored as float16/bfloat16; rows too short to be worth a loop
+// call each. The region (rows of n elements, TensorIterator::for_each_rows)
+// is cut into L1-sized blocks across rows; each block's operands go through
+// L1 buffers and the operator's one contiguous loop, so none of these
+// layouts compiles a loop per operator of its own, and a strided exp runs
+// vectorised. `streaming`: a large contiguous output is written from L1
+// with non-temporal stores, as the contiguous rows are.
+template <class Out, class... In, class F, size_t... I>
+void blocked_rows(const ScalarType* dtypes, bool streaming, char** data, const int64_t* strides, int64_t n,
+                  int64_t rows, const F& f, std::index_sequence<I...>) {
+  constexpr int64_t kOps = TensorIterator::kMaxOperands;
+  constexpr int64_t kBlock = kStreamingBlockBytes / std::max({sizeof(Out), sizeof(In)...});
+  const int64_t total = n * rows;
+  std::tuple<std::array<In, kBlock>...> buffers;  // uninitialised: filled as needed
+  std::tuple<BlockInput<In>...> inputs(BlockInput<In>(dtypes[I + 1], data[I + 1], strides[I + 1],
+                                                      strides[kOps + I + 1], n, rows, std::get<I>(buffers).data())...);
+  alignas(64) Out out_buffer[kBlock];
+  // out_buffer rounded to float16/bfloat16, for a streamed 16-bit output.
+  [[maybe_unused]] alignas(64) uint16_t narrowed[std::is_same_v<Out, float> ? kBlock : 1];
+  const bool widen_out = widens<Out>(dtypes[0]);
+  const int64_t out_item = widen_out ? 2 : static_cast<int64_t>(sizeof(Out));
+  const int64_t inner = strides[0], outer = strides[kOps];
+  const bool flat_out = inner == out_item && (rows == 1 || outer == n * inner);
+  const bool stream = streaming && flat_out && total * out_item >= kStreamingBlockBytes;
+  const bool direct_out = !widen_out && flat_out && !stream;
+  for (int64_t e = 0; e < total; e += kBlock) {
+    const int64_t m = std::min(kBlock, total - e);
+    Out* out = direct_out ? reinterpret_cast<Out*>(data[0] + e * out_item) : out_buffer;
+    contiguous_row_any(out, m, f, std::get<I>(inputs).at(e, m)...);
+    if (direct_out) continue;
+    if (stream) {
+      const void* stored = out_buffer;
+      if constexpr (std::is_same_v<Out, float>) {
+        if (widen_out) {
+          narrow_from_float(dtypes[0], out_buffer, reinterpret_cast<char*>(narrowed), 2, m);
+          stored = narrowed;
+        }
+      }
+      streaming_copy(data[0] + e * out_item, stored, static_cast<size_t>(m * out_item));
+      continue;
     }
-    if (streaming && contiguous_out) streaming_store_fence();
-  });
+    for_row_pieces(e, m, n, [&](int64_t r, int64_t k, int64_t offset, int64_t length) {
+      char* dst = data[0] + r * outer + k * inner;
+      if constexpr (std::is_same_v<Out, float>) {
+        if (widen_out) return narrow_from_float(dtypes[0], out_buffer + offset, dst, inner, length);
+      }
+      scatter_block(out_buffer + offset, dst, inner, length);
+    });
+  }
+  // Streaming stores are weakly ordered: fence them on the thread that made them.
+  if (stream) streaming_store_fence();
 }
 
-template <class Out, class... In, class F>
-void cpu_kernel_impl(const TensorIterator& iter, const F& f) {
+// Rows with an input read across cache lines (a transposed operand: each
+// element from another line): one element at a time, so that the misses
+// overlap the arithmetic. Gathering a block first and then computing it ran
+// exp of a transposed [4096, 4096] 1.7x slower.
+inline constexpr int64_t kWideStride = 64;
+
+template <class Out, class... In, class F, size_t... I>
+void strided_rows(char** data, const int64_t* strides, int64_t n, int64_t rows, const F& f,
+                  std::index_sequence<I...>) {
+  constexpr int kOps = TensorIterator::kMaxOperands;
+  // Local copies, which the stores cannot alias.
+  const int64_t out_step = strides[0];
+  const std::array<int64_t, sizeof...(In)> steps = {strides[I + 1]...};
+  for (int64_t r = 0; r < rows; ++r) {
+    char* out = data[0] + r * strides[kOps];
+    const std::array<const char*, sizeof...(In)> in = {data[I + 1] + r * strides[kOps + I + 1]...};
+    for (int64_t i = 0; i < n; ++i) {
+      *reinterpret_cast<Out*>(out + i * out_step) = f(load<In>(in[I], steps[I], i)...);
+    }
+  }
+}
+
+template <class Out, class... In, class F, size_t... I>
+void cpu_kernel_impl(const TensorIterator& iter, const F& f, std::index_sequence<I...> seq) {
   LZ_INTERNAL_ASSERT(iter.noperands() == 1 + static_cast<int>(sizeof...(In)),
                      "cpu_kernel: operand count does not match the kernel");
-  if constexpr (std::is_same_v<Out, float> || (std::is_same_v<In, float> || ...)) {
-    if (any_widened<Out, In...>(iter, std::index_sequence_for<In...>())) {
-      widened_rows<Out, In...>(iter, f, std::index_sequence_for<In...>());
+  constexpr int kOps = TensorIterator::kMaxOperands;
+  const std::array<ScalarType, 1 + sizeof...(In)> dtypes = {iter.dtype(0), iter.dtype(static_cast<int>(I) + 1)...};
+  const bool widened = widens<Out>(dtypes[0]) || (widens<In>(dtypes[I + 1]) || ...);
+  const bool streaming = iter.output_nbytes() >= kStreamingStoreBytes;
+  iter.for_each_rows([&](char** data, const int64_t* strides, int64_t n, int64_t rows) {
+    const bool out_contiguous = strides[0] == static_cast<int64_t>(sizeof(Out));
+    // Rows of contiguous operands, long enough for a loop call each.
+    if (!widened && out_contiguous && ((strides[I + 1] == static_cast<int64_t>(sizeof(In))) && ...) &&
+        (rows == 1 || n >= kRowLoopMin)) {
+      for (int64_t r = 0; r < rows; ++r) {
+        contiguous_row_maybe_streaming(streaming, reinterpret_cast<Out*>(data[0] + r * strides[kOps]), n, f,
+                                       reinterpret_cast<const In*>(data[I + 1] + r * strides[kOps + I + 1])...);
+      }
       return;
     }
-  }
-  const bool streaming = iter.output_nbytes() >= kStreamingStoreBytes;
-  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    detail::elementwise_row<Out, In...>(data, strides, n, f, streaming, std::index_sequence_for<In...>());
+    if constexpr (sizeof...(In) == 1) {
+      using A = std::tuple_element_t<0, std::tuple<In...>>;
+      if (!widened && out_contiguous && strides[1] == 0) {  // one value per row, computed once
+        for (int64_t r = 0; r < rows; ++r) {
+          std::fill_n(reinterpret_cast<Out*>(data[0] + r * strides[kOps]), n,
+                      f(*reinterpret_cast<const A*>(data[1] + r * strides[kOps + 1])));
+        }
+        return;
+      }
+    }
+    if (!widened && ((std::abs(strides[I + 1]) >= kWideStride) || ...)) {
+      strided_rows<Out, In...>(data, strides, n, rows, f, seq);
+      return;
+    }
+    blocked_rows<Out, In...>(dtypes.data(), streaming, data, strides, n, rows, f, seq);
   });
 }
 
@@ -271,7 +314,7 @@ void cpu_kernel_impl(const TensorIterator& iter, const F& f) {
 
 template <class Out, class... In, class F>
 void cpu_kernel(const TensorIterator& iter, const F& f) {
-  detail::cpu_kernel_impl<Out, In...>(iter, f);
+  detail::cpu_kernel_impl<Out, In...>(iter, f, std::index_sequence_for<In...>());
 }
 
 }  // namespace lz::cpu

@@ -6,7 +6,7 @@
 // Each input is converted to its element type first (cast_to). A one-element
 // operand (a wrapped C++ number, a 0-dim tensor, a [1, 1] tensor) reaches the
 // row loop with stride 0, which fills a block with it once and runs the
-// contiguous vectorised row (loops.h broadcast_row), so x < 0.5 or
+// contiguous vectorised row (loops.h blocked_rows), so x < 0.5 or
 // addcmul(x, 2, y) compile no loop of their own; ternary_loop binds some of
 // them (see there).
 #pragma once
@@ -67,7 +67,7 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const F& f
 // read by a one-input loop. kBindOne: a single one-element b or c is bound
 // too, with a two-input loop of its own (where(c, x, 0.0) runs 16% faster
 // so); otherwise it reaches the three-input loop with stride 0 and is read
-// from a block filled once (loops.h broadcast_row), compiling no loop.
+// from a block filled once (loops.h blocked_rows), compiling no loop.
 template <class Out, class A, class B, class C, bool kBindOne = false, class F>
 void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& c, const F& f) {
   using MO = mem_t<Out>;

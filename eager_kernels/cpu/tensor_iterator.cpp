@@ -100,4 +100,72 @@ TensorIterator::TensorIterator(const Tensor& out, std::initializer_list<Tensor> 
   }
 }
 
+void TensorIterator::for_each_rows(RowsLoop loop, int64_t grain) const {
+  if (numel_ == 0) return;
+  if (parallel_chunks(0, numel_, grain) == 1) {
+    for_each_range(loop, 0, numel_);
+    return;
+  }
+  parallel_for(0, numel_, grain, [&](int64_t begin, int64_t end) { for_each_range(loop, begin, end); });
+}
+
+void TensorIterator::for_each_range(RowsLoop loop, int64_t begin, int64_t end) const {
+  std::array<char*, kMaxOperands> ptrs = data_;
+  std::array<int64_t, 2 * kMaxOperands> steps{};  // along a row, then between rows
+  if (shape_.empty()) {
+    loop(ptrs.data(), steps.data(), 1, 1);
+    return;
+  }
+  const int nd = ndim();
+  const int id = nd - 1;  // the inner dim
+  const int od = nd - 2;  // the dim the rows run along (none when -1)
+  for (int k = 0; k < noperands_; ++k) {
+    steps[k] = strides_[k][id];
+    if (od >= 0) steps[kMaxOperands + k] = strides_[k][od];
+  }
+  // Coordinates of `begin` in the iteration shape, and the pointers there.
+  SizeVec index(nd, 0);
+  int64_t rest = begin;
+  for (int d = id; d >= 0; --d) {
+    index[d] = rest % shape_[d];
+    rest /= shape_[d];
+    for (int k = 0; k < noperands_; ++k) ptrs[k] += index[d] * strides_[k][d];
+  }
+  // Moves the pointers, at the start of a row, `count` rows on (carrying
+  // into the outer dims); count never passes the end of dim od.
+  const auto next_rows = [&](int64_t count) {
+    if (od < 0) return;
+    for (int k = 0; k < noperands_; ++k) ptrs[k] += count * strides_[k][od];
+    index[od] += count;
+    if (index[od] < shape_[od]) return;
+    for (int k = 0; k < noperands_; ++k) ptrs[k] -= strides_[k][od] * shape_[od];
+    index[od] = 0;
+    for (int d = od - 1; d >= 0; --d) {
+      for (int k = 0; k < noperands_; ++k) ptrs[k] += strides_[k][d];
+      if (++index[d] < shape_[d]) break;
+      for (int k = 0; k < noperands_; ++k) ptrs[k] -= strides_[k][d] * shape_[d];
+      index[d] = 0;
+    }
+  };
+  const int64_t n = shape_[id];
+  int64_t remaining = end - begin;
+  while (remaining > 0) {
+    if (index[id] != 0 || remaining < n) {
+      // Part of a row (where a chunk starts or ends inside one).
+      const int64_t m = std::min(n - index[id], remaining);
+      loop(ptrs.data(), steps.data(), m, 1);
+      remaining -= m;
+      if (remaining == 0) return;
+      for (int k = 0; k < noperands_; ++k) ptrs[k] -= index[id] * steps[k];
+      index[id] = 0;
+      next_rows(1);
+      continue;
+    }
+    const int64_t rows = od < 0 ? 1 : std::min(remaining / n, shape_[od] - index[od]);
+    loop(ptrs.data(), steps.data(), n, rows);
+    remaining -= rows * n;
+    if (remaining > 0) next_rows(rows);
+  }
+}
+
 }  // namespace lz::cpu

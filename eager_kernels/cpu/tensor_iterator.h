@@ -2,16 +2,21 @@
 // Given an output and inputs that broadcast to its shape, it computes byte
 // strides per operand (0 along broadcast dims), orders dims so the output
 // is walked in memory order, merges dims that are contiguous for every
-// operand, and then runs a 1-D inner loop over the innermost dim:
-//   loop(char** data, const int64_t* strides, int64_t n)
-// where data[k] points at operand k's first element of the row and
-// strides[k] is its step in bytes. Operand 0 is the output. Large
-// iterations are split across the thread pool (core/parallel.h).
+// operand, and then runs a loop over rows of the innermost dim, as many at
+// a time as the next dim holds:
+//   loop(char** data, const int64_t* strides, int64_t n, int64_t rows)
+// where data[k] points at operand k's first element, strides[k] is its step
+// along a row and strides[kMaxOperands + k] between rows, in bytes. Operand
+// 0 is the output. Large iterations are split across the thread pool
+// (core/parallel.h). A kernel thus sees whole 2-D regions: rows too short
+// for a loop call each are blocked across rows (cpu/loops.h).
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <initializer_list>
+
+#include <absl/functional/function_ref.h>
 
 #include "core/parallel.h"
 #include "core/tensor.h"
@@ -36,14 +41,38 @@ class TensorIterator {
   // Minimum iterations per parallel chunk (smaller iterations run on one thread).
   static constexpr int64_t kGrainSize = 32768;
 
-  // Runs `loop` over every row, in parallel over chunks of the flattened
-  // iteration space (rows may be split at chunk boundaries).
+  // loop(data, strides, n, rows) for `rows` rows of n elements: data[k] is
+  // operand k's first element, strides[k] its step along a row and
+  // strides[kMaxOperands + k] from one row to the next, in bytes.
+  using RowsLoop = absl::FunctionRef<void(char** data, const int64_t* strides, int64_t n, int64_t rows)>;
+
+  // Runs `loop` over the iteration space, in parallel over chunks of it
+  // (rows may be split at chunk boundaries), handing it as many rows at a
+  // time as the two inner dims hold. The walk over the outer dims is
+  // compiled once, here, not once per operator and dtype.
+  void for_each_rows(RowsLoop loop, int64_t grain = kGrainSize) const;
+
+  // for_each_rows for a loop over one row at a time: loop(data, strides, n).
   template <class Loop>
-  void for_each(Loop&& loop, int64_t grain = kGrainSize) const;
+  void for_each(Loop&& loop, int64_t grain = kGrainSize) const {
+    for_each_rows(
+        [&](char** data, const int64_t* strides, int64_t n, int64_t rows) {
+          // Local copies: the loop's stores cannot alias them, so its
+          // strides stay in registers.
+          std::array<char*, kMaxOperands> row;
+          std::array<int64_t, 2 * kMaxOperands> steps;
+          std::copy_n(data, kMaxOperands, row.begin());
+          std::copy_n(strides, 2 * kMaxOperands, steps.begin());
+          for (int64_t r = 0; r < rows; ++r) {
+            loop(row.data(), steps.data(), n);
+            for (int k = 0; k < kMaxOperands; ++k) row[k] += steps[kMaxOperands + k];
+          }
+        },
+        grain);
+  }
 
  private:
-  template <class Loop>
-  void for_each_range(Loop& loop, int64_t begin, int64_t end) const;
+  void for_each_range(RowsLoop loop, int64_t begin, int64_t end) const;
 
   int noperands_ = 0;
   int64_t numel_ = 0;
@@ -57,52 +86,5 @@ class TensorIterator {
   // iterator that points into it.
   std::array<Tensor, kMaxOperands - 1> inputs_;
 };
-
-template <class Loop>
-void TensorIterator::for_each(Loop&& loop, int64_t grain) const {
-  if (numel_ == 0) return;
-  if (parallel_chunks(0, numel_, grain) == 1) {
-    for_each_range(loop, 0, numel_);
-    return;
-  }
-  parallel_for(0, numel_, grain, [&](int64_t begin, int64_t end) { for_each_range(loop, begin, end); });
-}
-
-template <class Loop>
-void TensorIterator::for_each_range(Loop& loop, int64_t begin, int64_t end) const {
-  std::array<char*, kMaxOperands> ptrs = data_;
-  std::array<int64_t, kMaxOperands> inner{};
-  if (shape_.empty()) {
-    loop(ptrs.data(), inner.data(), int64_t{1});
-    return;
-  }
-  const int nd = ndim();
-  const int id = nd - 1;  // the inner dim
-  for (int k = 0; k < noperands_; ++k) inner[k] = strides_[k][id];
-  // Coordinates of `begin` in the iteration shape, and the pointers there.
-  SizeVec index(nd, 0);
-  int64_t rest = begin;
-  for (int d = id; d >= 0; --d) {
-    index[d] = rest % shape_[d];
-    rest /= shape_[d];
-    for (int k = 0; k < noperands_; ++k) ptrs[k] += index[d] * strides_[k][d];
-  }
-  int64_t remaining = end - begin;
-  while (true) {
-    const int64_t n = std::min(shape_[id] - index[id], remaining);
-    loop(ptrs.data(), inner.data(), n);
-    remaining -= n;
-    if (remaining == 0) return;
-    // Step to the start of the next row: rewind the inner dim, then carry.
-    for (int k = 0; k < noperands_; ++k) ptrs[k] -= index[id] * inner[k];
-    index[id] = 0;
-    for (int d = id - 1; d >= 0; --d) {
-      for (int k = 0; k < noperands_; ++k) ptrs[k] += strides_[k][d];
-      if (++index[d] < shape_[d]) break;
-      for (int k = 0; k < noperands_; ++k) ptrs[k] -= strides_[k][d] * shape_[d];
-      index[d] = 0;
-    }
-  }
-}
 
 }  // namespace lz::cpu

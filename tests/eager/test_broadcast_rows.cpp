@@ -1,7 +1,7 @@
 // A row with operands that are broadcast numbers (x - 2, 2 - x, a 0-dim
 // tensor, a [n, 1] column, where(c, x, 0.5), clamp(x, lo, hi)) reads each
 // number from a block filled once, with the operator's one contiguous loop
-// (eager_kernels/cpu/loops.h, broadcast_row): every length around the block
+// (eager_kernels/cpu/loops.h, blocked_rows): every length around the block
 // size and an output large enough to be streamed must match the reference
 // element by element.
 #include <algorithm>

@@ -1,6 +1,6 @@
 // float16 and bfloat16 element-wise kernels run the float loop of the same
 // operator over rows converted in blocks (eager_kernels/cpu/loops.h,
-// widened_rows): each result must be the float kernel's result on the
+// blocked_rows): each result must be the float kernel's result on the
 // widened inputs, rounded once, at every layout the row loop tells apart.
 #include <cmath>
 #include <functional>
