@@ -57,6 +57,40 @@ void push_axis(std::vector<Axis>& axes, int64_t size, absl::InlinedVector<int64_
   axes.push_back(Axis{size, std::move(strides)});
 }
 
+// Whether a reduction reads better down its columns (VariantSpec::columns):
+// more of its loads step less far along the last outer axis than along the
+// last inner one (a reduction over a leading axis, a row sum of a
+// transpose) than the other way round.
+bool prefers_columns(const ir::Kernel& k, const std::vector<Axis>& outer, const std::vector<Axis>& inner) {
+  if (outer.empty() || inner.empty()) return false;
+  int columns = 0, rows = 0;
+  for (size_t a = 0; a < k.accesses.size(); ++a) {
+    if (k.buffers[k.accesses[a].buffer].output) continue;
+    const int64_t across = std::abs(outer.back().strides[a]), down = std::abs(inner.back().strides[a]);
+    if (across != 0 && (down == 0 || across < down)) ++columns;
+    if (down != 0 && (across == 0 || down < across)) ++rows;
+  }
+  return columns > rows;
+}
+
+// The loads of a pointwise kernel contiguous along the second-to-last
+// walked axis while the vector loops run along the last (a transpose): a
+// tiled variant copies them per tile (VariantSpec::tiled). Empty when none.
+std::vector<bool> transposed_loads(const ir::Kernel& k, const std::vector<Axis>& outer) {
+  std::vector<bool> transposed;
+  if (outer.size() < 2) return transposed;
+  const Axis& rows = outer[outer.size() - 2];
+  bool any = false;
+  for (size_t a = 0; a < k.accesses.size(); ++a) {
+    const bool t = !k.buffers[k.accesses[a].buffer].output && std::abs(rows.strides[a]) == 1 &&
+                   std::abs(outer.back().strides[a]) > 1;
+    transposed.push_back(t);
+    any = any || t;
+  }
+  if (!any) transposed.clear();
+  return transposed;
+}
+
 double as_double(int64_t bits) { return std::bit_cast<double>(bits); }
 int64_t as_bits(double d) { return std::bit_cast<int64_t>(d); }
 
@@ -101,6 +135,9 @@ struct CompiledKernel::Variant {
   bool streaming = false;
   bool cache_stages = false;
   bool split = false;
+  bool columns = false;
+  std::vector<bool> transposed;  // tiled variants: per access
+  std::string spec_text;  // "classes 121|columns": what variant_specs reports
   RunFn run = nullptr;
   PartialFn partial = nullptr;
   FinishFn finish = nullptr;
@@ -138,6 +175,13 @@ size_t CompiledKernel::num_variants() const {
   return variants_.size();
 }
 
+std::vector<std::string> CompiledKernel::variant_specs() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> specs;
+  for (const auto& v : variants_) specs.push_back(v->spec_text);
+  return specs;
+}
+
 std::string CompiledKernel::llvm_ir() const {
   VariantSpec spec{std::vector<StrideClass>(k_.accesses.size(), StrideClass::Unit), JitEngine::instance().vector_bits(),
                    options_.math};
@@ -146,21 +190,31 @@ std::string CompiledKernel::llvm_ir() const {
 }
 
 const CompiledKernel::Variant& CompiledKernel::variant(const std::vector<StrideClass>& classes, bool streaming,
-                                                       bool cache_stages, bool split) const {
+                                                       bool cache_stages, bool split, bool columns,
+                                                       const std::vector<bool>& transposed) const {
+  const bool tiled = !transposed.empty();
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& v : variants_) {
-    if (v->classes == classes && v->streaming == streaming && v->cache_stages == cache_stages && v->split == split) {
+    if (v->classes == classes && v->streaming == streaming && v->cache_stages == cache_stages && v->split == split &&
+        v->columns == columns && v->transposed == transposed) {
       return *v;
     }
   }
   JitEngine& jit = JitEngine::instance();
-  const VariantSpec spec{classes, jit.vector_bits(), options_.math, streaming, cache_stages, split};
-  std::string key = text_ + "|classes ";
-  for (StrideClass c : classes) key += static_cast<char>('0' + static_cast<int>(c));
-  if (streaming) key += "|streaming";
-  if (cache_stages) key += "|cache_stages";
-  if (split) key += "|split";
-  key += options_.math == MathMode::Fast ? "|fast" : "|precise";
+  const VariantSpec spec{classes, jit.vector_bits(), options_.math, streaming,
+                         cache_stages, split, columns, tiled, transposed};
+  std::string spec_text = "classes ";
+  for (StrideClass c : classes) spec_text += static_cast<char>('0' + static_cast<int>(c));
+  if (streaming) spec_text += "|streaming";
+  if (cache_stages) spec_text += "|cache_stages";
+  if (split) spec_text += "|split";
+  if (columns) spec_text += "|columns";
+  if (tiled) {
+    spec_text += "|tiled ";
+    for (bool t : transposed) spec_text += t ? 't' : '-';
+  }
+  const std::string key =
+      text_ + "|" + spec_text + (options_.math == MathMode::Fast ? "|fast" : "|precise");
   char prefix[32];
   std::snprintf(prefix, sizeof prefix, "lzk_%016llx", static_cast<unsigned long long>(stable_hash(key)));
   std::vector<std::string> symbols;
@@ -177,6 +231,9 @@ const CompiledKernel::Variant& CompiledKernel::variant(const std::vector<StrideC
   v->streaming = streaming;
   v->cache_stages = cache_stages;
   v->split = split;
+  v->columns = columns;
+  v->transposed = transposed;
+  v->spec_text = std::move(spec_text);
   if (split) {
     v->partial = reinterpret_cast<PartialFn>(r.addresses[0]);
     v->finish = reinterpret_cast<FinishFn>(r.addresses[1]);
@@ -214,6 +271,32 @@ bool CompiledKernel::use_streaming(const ir::KernelLaunch& launch, const std::ve
 #endif
 }
 
+// Streamed stores of a column variant: every vector of a unit-stride output
+// starts on a 64-byte boundary when its address, its strides other than
+// the unit one, the band and the segments along the last outer axis
+// (`segment` points; 0: one segment) are multiples of 64 bytes.
+bool CompiledKernel::use_column_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes,
+                                          int64_t points, int64_t band, int64_t segment) const {
+#if defined(__x86_64__)
+  int64_t bytes = 0;
+  for (const ir::Store& s : k_.stores) {
+    if (s.reduced) continue;
+    if (classes[s.access] != StrideClass::Unit) return false;
+    const ir::BoundAccess& b = launch.accesses[s.access];
+    const auto es = static_cast<int64_t>(element_size(k_.buffers[k_.accesses[s.access].buffer].dtype));
+    if (reinterpret_cast<uintptr_t>(b.data) % 64 != 0 || band * es % 64 != 0 || segment * es % 64 != 0) return false;
+    for (int64_t stride : b.strides) {
+      if (stride * es % 64 != 0 && stride != 1) return false;
+    }
+    bytes += points * es;
+  }
+  return bytes >= kStreamingBytes;
+#else
+  (void)launch, (void)classes, (void)points, (void)band, (void)segment;
+  return false;
+#endif
+}
+
 void CompiledKernel::run(const ir::KernelLaunch& launch) const {
   const size_t rank = k_.rank, num_access = k_.accesses.size();
   LZ_INTERNAL_ASSERT(launch.domain.size() == rank && launch.accesses.size() == num_access &&
@@ -230,21 +313,37 @@ void CompiledKernel::run(const ir::KernelLaunch& launch) const {
     push_axis(reduced ? inner : outer, launch.domain[d], std::move(strides));
   }
   if (outer_count == 0) return;
+  const bool split = splittable_ && inner_count >= 2 * kPartialChunk && outer_count < kPartialMaxOuter;
+  // Column and tiled variants pay off beyond the caches; smaller launches
+  // share the plain variants (fewer to compile).
+  const bool large = outer_count * inner_count >= kGrainElements;
+  const bool columns = has_reductions(k_) && !split && large && prefers_columns(k_, outer, inner);
   const Axis unit{1, absl::InlinedVector<int64_t, 8>(num_access, 0)};
   if (outer.empty()) outer.push_back(unit);
   if (has_reductions(k_) && inner.empty()) inner.push_back(unit);
 
-  const std::vector<Axis>& last_group = has_reductions(k_) ? inner : outer;
+  // The axis the vector loops run along: the last walked one, or for a
+  // column variant the last outer one.
+  const std::vector<Axis>& vector_group = has_reductions(k_) && !columns ? inner : outer;
   std::vector<StrideClass> classes(num_access);
   for (size_t a = 0; a < num_access; ++a) {
-    const int64_t s = last_group.back().strides[a];
+    const int64_t s = vector_group.back().strides[a];
     classes[a] = s == 0 ? StrideClass::Broadcast : s == 1 ? StrideClass::Unit : StrideClass::Strided;
   }
+  // A tiled variant reads its transposed loads from an L1 block, with unit stride.
+  const std::vector<bool> transposed =
+      has_reductions(k_) || !large ? std::vector<bool>{} : transposed_loads(k_, outer);
+  const bool tiled = !transposed.empty();
+  for (size_t a = 0; a < transposed.size(); ++a) {
+    if (transposed[a]) classes[a] = StrideClass::Unit;
+  }
   const int64_t scratch_bytes = inner_count * cache_bytes_per_point_;
-  const bool cache_stages = scratch_bytes > 0 && scratch_bytes <= kScratchBytes;
-  const bool split = splittable_ && inner_count >= 2 * kPartialChunk && outer_count < kPartialMaxOuter;
-  const Variant& v =
-      variant(classes, !split && use_streaming(launch, classes, outer_count * inner_count), cache_stages && !split, split);
+  const bool cache_stages = scratch_bytes > 0 && scratch_bytes <= kScratchBytes && !split && !columns;
+  const bool streaming = !split && (columns ? use_column_streaming(launch, classes, outer_count * inner_count,
+                                                                     column_band_points(k_),
+                                                                     outer.size() == 1 ? 0 : outer.back().size)
+                                            : use_streaming(launch, classes, outer_count * inner_count));
+  const Variant& v = variant(classes, streaming, cache_stages, split, columns, transposed);
 
   const size_t num_axes = outer.size() + inner.size();
   absl::InlinedVector<int64_t, 8> sizes;
@@ -278,8 +377,23 @@ void CompiledKernel::run(const ir::KernelLaunch& launch) const {
   args.params = params.data();
   args.inner_count = inner_count;
 
+  if (tiled) {  // blocks of kTileRows rows
+    const int64_t rows = outer_count / outer.back().size;
+    const int64_t blocks = (rows + kTileRows - 1) / kTileRows;
+    const int64_t grain = std::max<int64_t>(1, kGrainElements / (kTileRows * outer.back().size));
+    parallel_for(0, blocks, grain, [&](int64_t b, int64_t e) { v.run(&args, b, e); });
+    return;
+  }
   if (!has_reductions(k_)) {
     parallel_for(0, outer_count, kGrainElements, [&](int64_t b, int64_t e) { v.run(&args, b, e); });
+    return;
+  }
+  if (columns) {  // whole bands per thread
+    const int64_t band = column_band_points(k_);
+    const int64_t bands = (outer_count + band - 1) / band;
+    const int64_t grain = std::max<int64_t>(1, kGrainElements / (band * std::max<int64_t>(1, inner_count)));
+    parallel_for(0, bands, grain,
+                 [&](int64_t b, int64_t e) { v.run(&args, b * band, std::min(outer_count, e * band)); });
     return;
   }
   if (!split) {

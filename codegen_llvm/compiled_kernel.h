@@ -45,13 +45,20 @@ class CompiledKernel {
   const ir::Kernel& kernel() const { return k_; }
   double compile_ms() const;     // spent compiling (or loading) this kernel's variants
   size_t num_variants() const;
+  // Per compiled variant, in order: the access classes along its vector
+  // axis, one digit each (0 broadcast, 1 unit, 2 strided), and its kind
+  // ("classes 12|columns|streaming").
+  std::vector<std::string> variant_specs() const;
   // The optimised LLVM IR of the variant with every access unit-stride (for dumps).
   std::string llvm_ir() const;
 
  private:
   struct Variant;
-  const Variant& variant(const std::vector<StrideClass>& classes, bool streaming, bool cache_stages, bool split) const;
+  const Variant& variant(const std::vector<StrideClass>& classes, bool streaming, bool cache_stages, bool split,
+                         bool columns, const std::vector<bool>& transposed) const;
   bool use_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes, int64_t points) const;
+  bool use_column_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes, int64_t points,
+                            int64_t band, int64_t segment) const;
 
   ir::Kernel k_;
   CodegenOptions options_;

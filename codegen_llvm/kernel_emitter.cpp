@@ -47,7 +47,11 @@ void Emitter::emit(const std::string& prefix) {
     return;
   }
   emit_function(prefix + "_run", {i64_, i64_}, [&](llvm::Function* f) {
-    if (reduction) {
+    if (spec_.columns) {
+      emit_column_run(f->getArg(1), f->getArg(2));
+    } else if (spec_.tiled) {
+      emit_tiled_run(f->getArg(1), f->getArg(2));
+    } else if (reduction) {
       emit_reduction_run(f->getArg(1), f->getArg(2));
     } else {
       emit_pointwise_run(f->getArg(1), f->getArg(2));
@@ -96,17 +100,21 @@ void Emitter::load_args(Value* args) {
   }
   base_.clear();
   seg_stride_.clear();
+  walk_stride_.clear();
   hoisted_.assign(k_.accesses.size(), nullptr);
   next_row_.assign(k_.accesses.size(), nullptr);
   Value* seg_axis = b_.CreateSub(rank_, b_.getInt64(1));
+  Value* vector_axis = spec_.columns ? b_.CreateSub(num_outer_, b_.getInt64(1)) : seg_axis;
   for (uint32_t a = 0; a < k_.accesses.size(); ++a) {
     llvm::Type* mem = memory_type(c_, buffer_dtype(a));
     Value* raw = b_.CreateLoad(llvm::Type::getInt8PtrTy(c_),
                                b_.CreateGEP(llvm::Type::getInt8PtrTy(c_), data, b_.getInt64(a)));
     base_.push_back(b_.CreateBitCast(raw, llvm::PointerType::getUnqual(mem)));
     // Reductions walk segments along the last (inner) axis, pointwise
-    // kernels along the last outer axis: both are the last axis.
-    seg_stride_.push_back(stride(a, seg_axis));
+    // kernels along the last outer axis: both are the last axis. Column
+    // variants run their vectors along the last outer axis.
+    walk_stride_.push_back(stride(a, seg_axis));
+    seg_stride_.push_back(spec_.columns ? stride(a, vector_axis) : walk_stride_.back());
   }
   ValueOps scalar(b_, 1, spec_.math);
   leaf_.assign(k_.exprs.size(), nullptr);
@@ -206,7 +214,8 @@ Emitter::Ptrs Emitter::axis_offsets(Value* linear, Value* first, Value* last, co
 }
 
 // Walks linear indices [begin, end) over axes [first, rank) in segments
-// along the last axis: body(pointers at the segment start, length).
+// along the last axis: body(pointers at the segment start, length, index
+// of its first point).
 void Emitter::for_segments(Value* begin, Value* end, Value* first, const Ptrs& extra,
                            const std::function<void(const Ptrs&, Value*, Value*)>& body) {
   emit_while(begin, end, [&](Value* i) {
@@ -218,7 +227,7 @@ void Emitter::for_segments(Value* begin, Value* end, Value* first, const Ptrs& e
     const Ptrs offs = axis_offsets(row, first, seg_axis, extra);
     Ptrs ptrs;
     for (uint32_t a = 0; a < base_.size(); ++a) {
-      Value* off = b_.CreateAdd(offs[a], b_.CreateMul(col, seg_stride_[a]));
+      Value* off = b_.CreateAdd(offs[a], b_.CreateMul(col, walk_stride_[a]));
       ptrs.push_back(b_.CreateGEP(memory_type(c_, buffer_dtype(a)), base_[a], off));
     }
     body(ptrs, n, i);

@@ -39,7 +39,30 @@ struct VariantSpec {
   // The variant for the partial path: `_partial` and `_finish` instead of
   // `_run` (only for is_splittable kernels).
   bool split = false;
+  // Reductions over leading axes (a column mean): `_run` walks bands of
+  // outer points along the last outer axis (`classes` are along it) and,
+  // per band, every inner point in order, into an accumulator per outer
+  // point held in L1 arrays (kernel_emitter_columns.cpp). Only for kernels
+  // with reductions.
+  bool columns = false;
+  // Pointwise kernels whose accesses disagree on the contiguous axis (x.t()
+  // + y): `_run` walks blocks of kTileRows rows (outer points over all axes
+  // but the last), each in tiles of kTileColumns along the last axis; the
+  // accesses marked in `transposed` (contiguous along the rows) are copied
+  // per tile into an L1 block laid out along the columns, from which the
+  // vector loops read them with unit stride (their `classes` say Unit)
+  // (kernel_emitter_tiles.cpp). `begin`/`end` count row blocks.
+  bool tiled = false;
+  std::vector<bool> transposed;  // per access (tiled variants)
 };
+
+inline constexpr int64_t kTileRows = 32;
+inline constexpr int64_t kTileColumns = 64;
+
+// Outer points per band of a column variant of `k` (a power of two of at
+// least 64, so a multiple of every vector width): the launcher hands
+// threads whole bands.
+int64_t column_band_points(const ir::Kernel& k);
 
 // Emits the module; its functions are `<prefix>_run`, or for a split
 // variant `<prefix>_partial` and `<prefix>_finish`. Throws

@@ -119,8 +119,13 @@ Value* Emitter::Eval::compute(ExprId id) {
     case ScalarOp::Constant: v = ops.constant(e); break;
     case ScalarOp::Param: case ScalarOp::ReduceCount: v = ops.splat(em.leaf_[id]); break;
     case ScalarOp::Reduced: {
+      const ScalarType rt = em.k_.reductions[e.index].dtype;
+      if (em.spec_.columns) {  // one value per column: a vector of this width already
+        v = ops.convert(em.reduced_[e.index], rt, e.dtype);
+        break;
+      }
       ValueOps scalar(em.b_, 1, em.spec_.math);
-      v = ops.splat(scalar.convert(em.reduced_[e.index], em.k_.reductions[e.index].dtype, e.dtype));
+      v = ops.splat(scalar.convert(em.reduced_[e.index], rt, e.dtype));
       break;
     }
     default: {
@@ -155,6 +160,7 @@ bool Emitter::is_uniform(ExprId id) {
     for (size_t i = 0; i < k_.exprs.size(); ++i) {
       const ir::Expr& e = k_.exprs[i];
       if (e.op == ScalarOp::Load) uniform_[i] = spec_.classes[e.index] == StrideClass::Broadcast && !is_output(e.index);
+      if (e.op == ScalarOp::Reduced && spec_.columns) uniform_[i] = 0;
       for (int o = 0; o < ir::arity(e.op); ++o) uniform_[i] &= uniform_[e.operands[o]];
     }
   }

@@ -100,6 +100,17 @@ class Emitter {
   void emit_partial(Value* o, Value* inner_begin, Value* inner_end, Value* out);
   void emit_finish(Value* o, Value* in);
 
+  // ---- Tiled pointwise kernels (kernel_emitter_tiles.cpp) -----------------
+  void emit_tiled_run(Value* begin, Value* end);
+
+  // ---- Column reductions (kernel_emitter_columns.cpp) ----------------------
+  struct ColumnArrays;
+  ColumnArrays column_arrays(const std::vector<uint32_t>& reds, bool widened, int64_t band);
+  Value* column_slot(const ColumnArrays& a, uint32_t r, bool vector, Value* index);
+  void each_column(Value* count, const std::function<void(ValueOps&, Value*, Value*, bool)>& body);
+  void emit_column_run(Value* begin, Value* end);
+  void column_band(const std::vector<StageGroup>& groups, const Ptrs& offsets, Value* count, int64_t band);
+
   const ir::Kernel& k_;
   const VariantSpec& spec_;
   llvm::Module& m_;
@@ -114,7 +125,9 @@ class Emitter {
   llvm::BasicBlock* entry_ = nullptr;
   Value *num_outer_ = nullptr, *num_inner_ = nullptr, *rank_ = nullptr, *sizes_ = nullptr, *strides_ = nullptr,
         *inner_count_ = nullptr;
-  Ptrs base_, seg_stride_;
+  Ptrs base_;
+  Ptrs seg_stride_;   // per access: the stride along the axis vectors run along (the last; columns: last outer)
+  Ptrs walk_stride_;  // per access: the stride along the last axis (for_segments' segments)
   Ptrs hoisted_;                 // per access: its value for the current segment, when loaded once
   StageCache cache_;             // cache_stages variants: the values kept between groups
   std::vector<uint8_t> uniform_; // per expression: is_uniform (computed on first use)

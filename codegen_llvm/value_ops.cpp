@@ -289,51 +289,86 @@ Value* ValueOps::float_binary(ScalarOp op, Value* a, Value* b) const {
 // Integer division by zero yields 0 and division by -1 negates (the IR's
 // definitions; LLVM's sdiv is undefined for both, so the divisor is made
 // safe first).
+// a / d rounded toward zero (or down, `floor`) for a divisor d that is
+// neither 0 nor -1. x86 has no vector integer division: LLVM would split a
+// vector into one idiv per lane (~15-40 cycles each). Quotients of operands
+// below 2^53 in magnitude are exact in double arithmetic instead: the
+// rounding error of x/d is under |x/d| 2^-53 < 1/|d|, the least distance of
+// a quotient that is not an integer from one, so it never rounds across
+// one. 8- to 32-bit lanes always fit; int64 vectors whose lanes all fit take
+// that path, the others the per-lane one.
+Value* ValueOps::quotient(Value* a, Value* d, ScalarType t, bool floor) const {
+  llvm::Type* ty = a->getType();
+  const bool is_unsigned = t == ScalarType::Byte || t == ScalarType::Bool;
+  auto per_lane = [&]() -> Value* {
+    if (is_unsigned) return b_.CreateUDiv(a, d);
+    Value* q = b_.CreateSDiv(a, d);
+    if (!floor) return q;
+    Value* zero = llvm::Constant::getNullValue(ty);
+    Value* r = b_.CreateSRem(a, d);
+    Value* fix = b_.CreateAnd(b_.CreateICmpNE(r, zero), b_.CreateXor(b_.CreateICmpSLT(r, zero), b_.CreateICmpSLT(d, zero)));
+    return b_.CreateSelect(fix, b_.CreateSub(q, iconst(ty, 1)), q);
+  };
+  if (width_ == 1) return per_lane();
+  auto in_double = [&]() -> Value* {
+    llvm::Type* dty = llvm::FixedVectorType::get(b_.getDoubleTy(), width_);
+    auto widen = [&](Value* v) { return is_unsigned ? b_.CreateUIToFP(v, dty) : b_.CreateSIToFP(v, dty); };
+    Value* q = b_.CreateFDiv(widen(a), widen(d));
+    if (floor) q = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, q);
+    return is_unsigned ? b_.CreateFPToUI(q, ty) : b_.CreateFPToSI(q, ty);
+  };
+  if (ty->getScalarSizeInBits() < 64) return in_double();
+  auto fits = [&](Value* v) {  // -2^53 <= v < 2^53
+    return b_.CreateICmpULT(b_.CreateAdd(v, iconst(ty, uint64_t{1} << 53)), iconst(ty, uint64_t{1} << 54));
+  };
+  llvm::Function* f = b_.GetInsertBlock()->getParent();
+  auto* fast = llvm::BasicBlock::Create(b_.getContext(), "div.double", f);
+  auto* slow = llvm::BasicBlock::Create(b_.getContext(), "div.lanes", f);
+  auto* join = llvm::BasicBlock::Create(b_.getContext(), "div.join", f);
+  b_.CreateCondBr(b_.CreateAndReduce(b_.CreateAnd(fits(a), fits(d))), fast, slow);
+  b_.SetInsertPoint(fast);
+  Value* q_fast = in_double();
+  b_.CreateBr(join);
+  b_.SetInsertPoint(slow);
+  Value* q_slow = per_lane();
+  b_.CreateBr(join);
+  b_.SetInsertPoint(join);
+  llvm::PHINode* q = b_.CreatePHI(ty, 2);
+  q->addIncoming(q_fast, fast);
+  q->addIncoming(q_slow, slow);
+  return q;
+}
+
 Value* ValueOps::int_binary(ScalarOp op, Value* a, Value* b, ScalarType t) const {
   llvm::Type* ty = a->getType();
   const bool is_unsigned = t == ScalarType::Byte || t == ScalarType::Bool;
   Value* zero = llvm::Constant::getNullValue(ty);
   Value* one = iconst(ty, 1);
-  auto safe_division = [&](auto&& quotient) {
-    Value* by_zero = b_.CreateICmpEQ(b, zero);
-    Value* by_minus_one = is_unsigned ? llvm::ConstantInt::getFalse(b_.getContext()) : b_.CreateICmpEQ(b, llvm::Constant::getAllOnesValue(ty));
-    if (width_ > 1 && is_unsigned) by_minus_one = splat(by_minus_one);
-    Value* safe = b_.CreateSelect(b_.CreateOr(by_zero, by_minus_one), one, b);
-    Value* q = quotient(safe);
-    return std::pair{safe, b_.CreateSelect(by_zero, zero, b_.CreateSelect(by_minus_one, b_.CreateSub(zero, a), q))};
+  // Division by 0 gives 0 (eager raises before a kernel could run) and by -1
+  // the negation (INT_MIN / -1 would trap): the quotient sees 1 instead.
+  Value* by_zero = b_.CreateICmpEQ(b, zero);
+  Value* by_minus_one = is_unsigned ? llvm::ConstantInt::getFalse(b_.getContext())
+                                    : b_.CreateICmpEQ(b, llvm::Constant::getAllOnesValue(ty));
+  if (width_ > 1 && is_unsigned) by_minus_one = splat(by_minus_one);
+  auto safe = [&] { return b_.CreateSelect(b_.CreateOr(by_zero, by_minus_one), one, b); };
+  auto division = [&](bool floor) {
+    Value* q = quotient(a, safe(), t, floor);
+    return b_.CreateSelect(by_zero, zero, b_.CreateSelect(by_minus_one, b_.CreateSub(zero, a), q));
+  };
+  // a - q b with q rounded down (remainder: the divisor's sign) or toward zero (fmod: the dividend's).
+  auto modulo = [&](bool floor) {
+    Value* d = safe();
+    Value* r = b_.CreateSub(a, b_.CreateMul(quotient(a, d, t, floor), d));
+    return b_.CreateSelect(b_.CreateOr(by_zero, by_minus_one), zero, r);
   };
   switch (op) {
     case ScalarOp::Add: return b_.CreateAdd(a, b);
     case ScalarOp::Sub: return b_.CreateSub(a, b);
     case ScalarOp::Mul: return b_.CreateMul(a, b);
-    case ScalarOp::Div: case ScalarOp::TruncDiv:
-      return safe_division([&](Value* s) { return is_unsigned ? b_.CreateUDiv(a, s) : b_.CreateSDiv(a, s); }).second;
-    case ScalarOp::FloorDiv: {
-      if (is_unsigned) return safe_division([&](Value* s) { return b_.CreateUDiv(a, s); }).second;
-      return safe_division([&](Value* s) {
-               Value* q = b_.CreateSDiv(a, s);
-               Value* r = b_.CreateSRem(a, s);
-               Value* fix = b_.CreateAnd(b_.CreateICmpNE(r, zero),
-                                         b_.CreateXor(b_.CreateICmpSLT(r, zero), b_.CreateICmpSLT(s, zero)));
-               return b_.CreateSelect(fix, b_.CreateSub(q, one), q);
-             }).second;
-    }
-    case ScalarOp::Remainder: {
-      Value* by_zero_or_minus_one = b_.CreateICmpEQ(b, zero);
-      if (!is_unsigned) by_zero_or_minus_one = b_.CreateOr(by_zero_or_minus_one, b_.CreateICmpEQ(b, llvm::Constant::getAllOnesValue(ty)));
-      Value* safe = b_.CreateSelect(by_zero_or_minus_one, one, b);
-      if (is_unsigned) return b_.CreateSelect(by_zero_or_minus_one, zero, b_.CreateURem(a, safe));
-      Value* r = b_.CreateSRem(a, safe);
-      Value* fix = b_.CreateAnd(b_.CreateICmpNE(r, zero),
-                                b_.CreateXor(b_.CreateICmpSLT(r, zero), b_.CreateICmpSLT(safe, zero)));
-      return b_.CreateSelect(by_zero_or_minus_one, zero, b_.CreateSelect(fix, b_.CreateAdd(r, safe), r));
-    }
-    case ScalarOp::Fmod: {  // core/scalar_math.h fmod_int
-      Value* by_zero_or_minus_one = b_.CreateICmpEQ(b, zero);
-      if (!is_unsigned) by_zero_or_minus_one = b_.CreateOr(by_zero_or_minus_one, b_.CreateICmpEQ(b, llvm::Constant::getAllOnesValue(ty)));
-      Value* safe = b_.CreateSelect(by_zero_or_minus_one, one, b);
-      return b_.CreateSelect(by_zero_or_minus_one, zero, is_unsigned ? b_.CreateURem(a, safe) : b_.CreateSRem(a, safe));
-    }
+    case ScalarOp::Div: case ScalarOp::TruncDiv: return division(false);
+    case ScalarOp::FloorDiv: return division(!is_unsigned);
+    case ScalarOp::Remainder: return modulo(!is_unsigned);
+    case ScalarOp::Fmod: return modulo(false);
     case ScalarOp::Maximum:
       return b_.CreateBinaryIntrinsic(is_unsigned ? llvm::Intrinsic::umax : llvm::Intrinsic::smax, a, b);
     case ScalarOp::Minimum:

@@ -66,6 +66,7 @@ class ValueOps {
   llvm::Value* int_unary(ir::ScalarOp op, llvm::Value* x, ScalarType t) const;
   llvm::Value* float_binary(ir::ScalarOp op, llvm::Value* a, llvm::Value* b) const;
   llvm::Value* int_binary(ir::ScalarOp op, llvm::Value* a, llvm::Value* b, ScalarType t) const;
+  llvm::Value* quotient(llvm::Value* a, llvm::Value* d, ScalarType t, bool floor) const;
   llvm::Value* compare(ir::ScalarOp op, llvm::Value* a, llvm::Value* b, ScalarType t) const;
   llvm::Value* float_to_int(llvm::Value* v, ScalarType to) const;
   llvm::Value* fconst(llvm::Type* like, double value) const;

@@ -17,6 +17,9 @@
 //   over the full domain with kept dims (x - max) join it, so softmax,
 //   layer_norm and rms_norm, traced as their decompositions, become one
 //   kernel that reads each row once per reduction pass and writes it once.
+//   Only over the last axis: a reduction that keeps it (x.mean(0)) runs in
+//   bands of columns, and a full-domain consumer (x - x.mean(0, true)) is a
+//   pointwise kernel of its own (a second band walk measured slower).
 //   Whether a row stays in cache across passes (a persistent reduction) or
 //   is streamed again (multi-pass) is the code generator's choice, made at
 //   run time from the extent.

@@ -26,6 +26,8 @@ const uint32_t kClampMaxOnly = shared_argument({OpId::clamp_max_Tensor}, "max");
 const uint32_t kLerpWeight = shared_argument({OpId::lerp_Scalar}, "weight");
 const uint32_t kAddcValue = shared_argument({OpId::addcmul, OpId::addcdiv}, "value");
 const uint32_t kFillValue = shared_argument({OpId::masked_fill_Scalar}, "value");
+const uint32_t kFullValue = shared_argument({OpId::full}, "fill_value");
+const uint32_t kDivisor = shared_argument({OpId::remainder_Scalar, OpId::fmod_Scalar, OpId::div_Scalar_mode}, "other");
 
 ScalarType compute_out(LowerContext& cx) { return compute_dtype(cx.out_dtype()); }
 
@@ -233,11 +235,33 @@ ExprId convert(LowerContext& cx) {
 
 ExprId identity(LowerContext& cx) { return cx.operand(0, compute_out(cx)); }
 
+// Factories: one number at every point of the kernel (zeros_like of a lazy
+// tensor as an accumulator's start, fill_ as traced), not a tensor stored first.
+ExprId zeros_value(LowerContext& cx) { return cx.builder().constant(0, compute_out(cx)); }
+ExprId ones_value(LowerContext& cx) { return cx.builder().constant(1, compute_out(cx)); }
+ExprId full_value(LowerContext& cx) { return cx.scalar(kFullValue, compute_out(cx)); }
+
 // Integer division, remainder and powers raise in their eager kernels (a
 // zero divisor, a negative exponent): they stay eager so the error does.
 const char* refuse_integral(const ir::Graph& g, const ir::Node& n) {
   const ScalarType t = g.value(n.first_output).type.dtype;
   return is_integral(t, true) ? "integer division and powers raise on bad values in their eager kernel" : nullptr;
+}
+
+// ... except by a number known not to be zero in the operator's dtype when
+// the graph is planned: a special Scalar (hashed by value: a plan made for
+// x % 2 never serves x % 0) other than 0, or any non-zero Scalar for int64
+// (only special values are hashed, and any other int64 value is non-zero;
+// in a narrower dtype 256 would wrap to 0 and must raise as eager does).
+const char* refuse_zero_divisor(const ir::Graph& g, const ir::Node& n) {
+  const ScalarType t = g.value(n.first_output).type.dtype;
+  const ir::Arg& divisor = g.args(n)[kDivisor];
+  bool nonzero = false;
+  if (divisor.kind == ir::ArgKind::Scalar && t != ScalarType::Bool) {
+    const Scalar& d = g.scalar(divisor.index);
+    nonzero = ir::is_special_scalar(d) ? d.to_double() != 0 : t == ScalarType::Long;
+  }
+  return nonzero ? nullptr : refuse_integral(g, n);
 }
 
 }  // namespace
@@ -294,13 +318,16 @@ void add_pointwise_lowerings(LoweringTable& table) {
   both(OpId::mul_Tensor, OpId::mul_Scalar, mul);
   both(OpId::div_Tensor, OpId::div_Scalar, binary_same<ScalarOp::Div>, ScalarOp::Div);
   pw_float(OpId::div_Tensor_mode, div_mode, ScalarOp::Div);
-  pw_float(OpId::div_Scalar_mode, div_mode, ScalarOp::Div);
+  const auto pw_divisor = [&](OpId id, ExprId (*fn)(LowerContext&), ScalarOp costliest) {
+    table.add(id, Lowering{Kind::Pointwise, ir::cost(costliest), fn, nullptr, refuse_zero_divisor});
+  };
+  pw_divisor(OpId::div_Scalar_mode, div_mode, ScalarOp::Div);
   pw_float(OpId::pow_Tensor_Tensor, binary_same<ScalarOp::Pow>, ScalarOp::Pow);
   pw_float(OpId::pow_Tensor_Scalar, pow_tensor_scalar, ScalarOp::Pow);
   pw_float(OpId::remainder_Tensor, binary_same<ScalarOp::Remainder>, ScalarOp::Remainder);
-  pw_float(OpId::remainder_Scalar, binary_same<ScalarOp::Remainder>, ScalarOp::Remainder);
+  pw_divisor(OpId::remainder_Scalar, binary_same<ScalarOp::Remainder>, ScalarOp::Remainder);
   pw_float(OpId::fmod_Tensor, binary_same<ScalarOp::Fmod>, ScalarOp::Fmod);
-  pw_float(OpId::fmod_Scalar, binary_same<ScalarOp::Fmod>, ScalarOp::Fmod);
+  pw_divisor(OpId::fmod_Scalar, binary_same<ScalarOp::Fmod>, ScalarOp::Fmod);
   pw(OpId::atan2, binary_same<ScalarOp::Atan2>, ScalarOp::Atan2);
   pw(OpId::maximum, binary_same<ScalarOp::Maximum>);
   pw(OpId::minimum, binary_same<ScalarOp::Minimum>);
@@ -329,6 +356,9 @@ void add_pointwise_lowerings(LoweringTable& table) {
   pw(OpId::masked_fill_Tensor, masked_fill_tensor);
   pw(OpId::_to_copy, convert);
   pw(OpId::clone, identity);
+  pw(OpId::zeros, zeros_value);
+  pw(OpId::ones, ones_value);
+  pw(OpId::full, full_value);
 }
 
 }  // namespace lz::passes::detail

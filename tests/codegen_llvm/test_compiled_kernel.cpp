@@ -290,6 +290,59 @@ TEST_CASE("compiled kernel: outputs larger than the caches (streaming stores)", 
   CHECK(ck.num_variants() == 2);
 }
 
+TEST_CASE("compiled kernel: a transposed operand walks tiles of rows and columns", "[codegen_llvm]") {
+  // out0 = a + b, out1 = a * 2 with `a` contiguous along the row axis (a
+  // transpose): the tiled variant, over partial blocks of rows and partial
+  // tiles of columns, a third axis, a transposed output, and outputs past
+  // the streaming threshold.
+  JitEngine::instance().set_disk_cache(false);
+  std::mt19937_64 rng(13);
+  for (const ScalarType t : {kFloat, kDouble, kHalf, kInt}) {
+    for (const uint32_t rank : {2u, 3u}) {
+      Kernel k;
+      k.name = "tiled_" + std::string(to_string(t)) + "_r" + std::to_string(rank);
+      k.rank = rank;
+      KernelBuilder b(&k);
+      const uint32_t a0 = input(b, t, rank), a1 = input(b, t, rank), o0 = output(b, t, rank), o1 = output(b, t, rank);
+      const ScalarType c = t == kHalf ? kFloat : t;
+      const ExprId x = b.load(a0, c);
+      b.add_store(o0, b.binary(ScalarOp::Add, x, b.load(a1, c), c), false);
+      b.add_store(o1, b.binary(ScalarOp::Mul, x, b.constant(2, c), c), false);
+      REQUIRE(verify_kernel(k) == "");
+      const CompiledKernel ck(k);
+      // Tiled from 32768 points on; the small ones check the plain path agrees.
+      std::vector<std::vector<int64_t>> domains = {{137, 300}, {256, 128}, {1, 5}, {300, 1}, {0, 9}};
+      if (t == kFloat) domains.push_back({2048, 2100});  // 17 MB per output: streamed
+      for (std::vector<int64_t> d : domains) {
+        if (rank == 3) d.insert(d.begin(), 3);
+        CAPTURE(to_string(t), describe(d));
+        for (const bool transposed_output : {false, true}) {
+          Case cs;
+          cs.domain = d;
+          cs.add_input(t, Layout::Contiguous, rng);
+          // `a`: a contiguous [..., cols, rows] tensor with its last two dims swapped.
+          std::vector<int64_t>& strides = cs.bindings[0].strides;
+          const size_t r = d.size();
+          strides[r - 2] = 1;
+          strides[r - 1] = d[r - 2];
+          cs.add_input(t, Layout::Contiguous, rng);
+          cs.add_output(t);
+          cs.add_output(t);
+          if (transposed_output) {
+            std::vector<int64_t>& out = cs.bindings[2].strides;
+            out[r - 2] = 1;
+            out[r - 1] = d[r - 2];
+          }
+          CHECK(compare_with_interpreter(ck, cs) == "");
+        }
+      }
+      bool tiled = false;
+      for (const std::string& spec : ck.variant_specs()) tiled = tiled || spec.find("|tiled") != std::string::npos;
+      CHECK(tiled);
+    }
+  }
+}
+
 TEST_CASE("compiled kernel: pointwise kernels of every dtype over shapes and layouts", "[codegen_llvm]") {
   JitEngine::instance().set_disk_cache(false);
   std::mt19937_64 rng(4321);
@@ -348,6 +401,68 @@ TEST_CASE("compiled kernel: floating division, rounding and classification ops",
       c.add_output(kBool);
       c.add_output(kBool);
       CHECK(compare_with_interpreter(ck, c) == "");
+    }
+  }
+}
+
+TEST_CASE("compiled kernel: integer division of vectors, exact in double below 2^53 and lane by lane beyond",
+          "[codegen_llvm]") {
+  // Div, FloorDiv, Remainder and Fmod of every integer dtype: values near
+  // and past +-2^53 (int64 vectors with one such lane take the per-lane
+  // path), quotients just below and above integers, divisors 0, +-1, small,
+  // huge; a tensor divisor and a broadcast one.
+  JitEngine::instance().set_disk_cache(false);
+  std::mt19937_64 rng(53);
+  const int64_t edge = int64_t{1} << 53;
+  for (const ScalarType t : {kLong, kInt, kShort, kChar, kByte}) {
+    Kernel k;
+    k.name = "int_division_" + std::string(to_string(t));
+    k.rank = 1;
+    KernelBuilder b(&k);
+    const uint32_t a0 = b.add_access({b.add_buffer(t, 1, false), {}});
+    const uint32_t a1 = b.add_access({b.add_buffer(t, 1, false), {}});
+    const ExprId x = b.load(a0, t), y = b.load(a1, t);
+    for (ScalarOp op : {ScalarOp::Div, ScalarOp::FloorDiv, ScalarOp::Remainder, ScalarOp::Fmod}) {
+      b.add_store(b.add_access({b.add_buffer(t, 1, true), {}}), b.binary(op, x, y, t), false);
+    }
+    REQUIRE(verify_kernel(k) == "");
+    const CompiledKernel ck(k);
+    const int64_t bits = static_cast<int64_t>(element_size(t)) * 8;
+    const auto wrap = [&](int64_t v) {  // to the dtype's range, as the buffers store it
+      if (bits == 64) return v;
+      const int64_t m = int64_t{1} << bits;
+      int64_t w = ((v % m) + m) % m;
+      return t != kByte && w >= m / 2 ? w - m : w;
+    };
+    for (const Layout divisor : {Layout::Contiguous, Layout::Scalar0d}) {
+      for (int pattern = 0; pattern < 3; ++pattern) {
+        CAPTURE(to_string(t), to_string(divisor), pattern);
+        Case c;
+        c.domain = {4001};
+        c.add_input(t, Layout::Contiguous, rng, Fill::Signed);
+        c.add_input(t, divisor, rng, Fill::Signed);
+        for (int o = 0; o < 4; ++o) c.add_output(t);
+        Array& num = c.buffers[0];
+        Array& den = c.buffers[1];
+        for (int64_t i = 0; i < num.numel; ++i) {
+          const int64_t r = static_cast<int64_t>(rng() % 1000);
+          int64_t v = static_cast<int64_t>(rng() % 20001) - 10000;
+          // pattern 0: small; 1: up to just below 2^53 with multiples of small divisors +-1;
+          // 2: 2^53 and beyond in one vector in eight
+          if (pattern == 1) v = r < 500 ? static_cast<int64_t>(rng() % static_cast<uint64_t>(edge)) - edge / 2 : (r % 17 - 8) * 7 + (r % 3 - 1);
+          if (pattern == 1 && r == 0) v = edge - 1;
+          if (pattern == 1 && r == 1) v = -edge;
+          if (pattern == 2 && (i / 16) % 8 == 3) v = r < 500 ? edge + r : static_cast<int64_t>(rng());
+          if (pattern == 2 && i == 100) v = INT64_MIN;
+          set_int(num, i, wrap(v));
+        }
+        const int64_t divisors[] = {0, 1, -1, 7, -7, 3, 1000003, -(edge - 1), edge, INT64_MAX, 2, -2};
+        for (int64_t i = 0; i < den.numel; ++i) {
+          const int64_t d = divisors[rng() % std::size(divisors)];
+          set_int(den, i, wrap(d == 0 && divisor == Layout::Scalar0d ? 7 : d));
+        }
+        CHECK(compare_with_interpreter(ck, c) == "");
+      }
     }
   }
 }
@@ -446,9 +561,10 @@ TEST_CASE("compiled kernel: one variant per stride class, compiled once", "[code
   const CompiledKernel ck(k);
   CHECK(ck.num_variants() == 0);
   std::mt19937_64 rng(5);
-  auto run_with = [&](Layout la, Layout lb, const CompiledKernel* with = nullptr) {
+  auto run_with = [&](Layout la, Layout lb, const CompiledKernel* with = nullptr,
+                      std::vector<int64_t> domain = {9, 100}) {
     Case c;
-    c.domain = {9, 100};
+    c.domain = std::move(domain);
     c.add_input(kFloat, la, rng);
     c.add_input(kFloat, lb, rng);
     c.add_output(kFloat);
@@ -459,7 +575,7 @@ TEST_CASE("compiled kernel: one variant per stride class, compiled once", "[code
   CHECK(ck.num_variants() == 1);
   CHECK(run_with(Layout::Contiguous, Layout::BcastInner) == "");
   CHECK(ck.num_variants() == 2);
-  CHECK(run_with(Layout::Transposed, Layout::BcastInner) == "");
+  CHECK(run_with(Layout::Sliced, Layout::BcastInner) == "");
   CHECK(ck.num_variants() == 3);
   CHECK(run_with(Layout::Sliced, Layout::Sliced) == "");
   CHECK(ck.num_variants() == 4);
@@ -469,17 +585,24 @@ TEST_CASE("compiled kernel: one variant per stride class, compiled once", "[code
   // Same stride classes through other layouts: no new variant, no compile.
   CHECK(run_with(Layout::BcastOuter, Layout::Scalar0d) == "");  // unit, broadcast
   CHECK(run_with(Layout::Sliced, Layout::Scalar0d) == "");      // strided, broadcast
-  CHECK(run_with(Layout::Transposed, Layout::Sliced) == "");    // strided, strided
+  CHECK(run_with(Layout::Sliced, Layout::Sliced) == "");        // strided, strided
   CHECK(run_with(Layout::Contiguous, Layout::Contiguous) == "");
   CHECK(ck.num_variants() == 4);
   CHECK(JitEngine::instance().stats().compiled == s1.compiled);
+  // A transpose: a small one takes the variant of its classes, a large one its own (tiled) variant.
+  CHECK(run_with(Layout::Transposed, Layout::Sliced) == "");
+  CHECK(ck.num_variants() == 4);
+  CHECK(run_with(Layout::Transposed, Layout::Sliced, nullptr, {300, 200}) == "");
+  REQUIRE(ck.num_variants() == 5);
+  CHECK(ck.variant_specs()[4] == "classes 121|tiled t--");
+  const codegen_llvm::JitStats s1b = JitEngine::instance().stats();
   // A second CompiledKernel of the same kernel links the variant this process already has.
   const CompiledKernel again(k);
   CHECK(run_with(Layout::Contiguous, Layout::BcastInner, &again) == "");
   CHECK(again.num_variants() == 1);
   const codegen_llvm::JitStats s2 = JitEngine::instance().stats();
-  CHECK(s2.compiled == s1.compiled);
-  CHECK(s2.memory_hits == s1.memory_hits + 1);
+  CHECK(s2.compiled == s1b.compiled);
+  CHECK(s2.memory_hits == s1b.memory_hits + 1);
 }
 
 TEST_CASE("compiled kernel: its code is unlinked with the last kernel using it, and linked again on demand",

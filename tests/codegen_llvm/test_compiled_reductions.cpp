@@ -92,6 +92,30 @@ Kernel softmax_kernel() {
   return k;
 }
 
+// Centring over the reduction axes `mask` (keeping the last axis): out0 =
+// x - mean at every point (a second pass over the inner points), out1 =
+// the mean (a reduced store), out2 = the max (a second reduction of the
+// first pass). A column variant when the input is contiguous.
+Kernel column_center_kernel(uint32_t rank, uint64_t mask) {
+  Kernel k;
+  k.name = "column_center_m" + std::to_string(mask);
+  k.rank = rank;
+  k.reduce_axes = mask;
+  KernelBuilder b(&k);
+  const uint32_t a0 = b.add_access({b.add_buffer(kFloat, rank, false), {}});
+  const uint32_t o0 = b.add_access({b.add_buffer(kFloat, rank, true), {}});
+  const uint32_t o1 = b.add_access({b.add_buffer(kFloat, rank, true), {}});
+  const uint32_t o2 = b.add_access({b.add_buffer(kFloat, rank, true), {}});
+  const ExprId x = b.load(a0, kFloat);
+  const uint32_t sum = b.add_reduction(ReduceOp::Sum, x, kFloat);
+  const uint32_t max = b.add_reduction(ReduceOp::Max, x, kFloat);
+  const ExprId mean = b.binary(ScalarOp::Div, b.reduced(sum), b.reduce_count(kFloat), kFloat);
+  b.add_store(o0, b.binary(ScalarOp::Sub, x, mean, kFloat), false);
+  b.add_store(o1, mean, true);
+  b.add_store(o2, b.reduced(max), true);
+  return k;
+}
+
 // Layer norm over axis 1 with three outputs:
 //   out0 [n, m] = (x - mean) * rsqrt(var + 1e-5) * gamma + beta  (gamma, beta broadcast over rows)
 //   out1 [n, 1] = mean, out2 [n, 1] = rsqrt(var + 1e-5)          (var = mean of (x - mean)^2)
@@ -272,6 +296,47 @@ TEST_CASE("compiled reductions: reduced stores combining several reductions", "[
   }
 }
 
+TEST_CASE("compiled reductions: column variants over bands, their last vectors and points, segments and streamed stores", "[codegen_llvm]") {
+  JitEngine::instance().set_disk_cache(false);
+  std::mt19937_64 rng(31);
+  struct Shape {
+    uint32_t rank;
+    uint64_t mask;
+    Layout layout;
+    std::vector<int64_t> domain;
+  };
+  const std::vector<Shape> shapes = {
+      // At least 32768 points each (smaller launches take the plain variants).
+      {2, 0b01, Layout::Contiguous, {17, 2135}},     // bands of 1024, 1024 and 87 = 5 vectors, 4 and 3 points
+      {2, 0b01, Layout::Contiguous, {1600, 21}},     // a band of one vector, then single points
+      {2, 0b01, Layout::Contiguous, {1, 1}},
+      {2, 0b01, Layout::Contiguous, {0, 70}},        // nothing to reduce: sums 0, max -inf, means NaN
+      {2, 0b01, Layout::Contiguous, {70, 0}},
+      {2, 0b01, Layout::Contiguous, {4100, 1024}},   // 16.8 MB of out0: streamed stores
+      {2, 0b01, Layout::Sliced, {120, 300}},         // every other column: gathers along the band
+      {3, 0b010, Layout::Contiguous, {3, 160, 70}},  // two outer axes: bands never cross a segment
+      {3, 0b011, Layout::BcastOuter, {40, 30, 33}},  // two inner axes that do not merge
+      {2, 0b10, Layout::Transposed, {260, 130}},     // a row reduction of a transpose reads columns
+  };
+  for (const Shape& s : shapes) {
+    CAPTURE(s.mask, describe(s.domain), to_string(s.layout));
+    const CompiledKernel ck(column_center_kernel(s.rank, s.mask));
+    Case c;
+    c.domain = s.domain;
+    c.add_input(kFloat, s.layout, rng, Fill::Signed);
+    c.add_output(kFloat);
+    c.add_output(kFloat, s.mask);
+    c.add_output(kFloat, s.mask);
+    CHECK(compare_with_interpreter(ck, c, {Tol{}, Tol{0, 1e-5, 1e-5}, Tol{0, 1e-5, 1e-6}, Tol{}}) == "");
+    const std::vector<std::string> specs = ck.variant_specs();
+    if (s.domain[0] * s.domain.back() > 1) {
+      REQUIRE(specs.size() == 1);
+      CHECK(specs[0].find("|columns") != std::string::npos);
+      CHECK((specs[0].find("|streaming") != std::string::npos) == (s.domain[0] == 4100));
+    }
+  }
+}
+
 TEST_CASE("compiled reductions: results do not depend on the thread count", "[codegen_llvm]") {
   JitEngine::instance().set_disk_cache(false);
   const int saved = get_num_threads();
@@ -286,18 +351,28 @@ TEST_CASE("compiled reductions: results do not depend on the thread count", "[co
   rows_case.domain = {2000, 300};
   rows_case.add_input(kFloat, Layout::Contiguous, rng, Fill::Signed);
   rows_case.add_output(kFloat);
+  const CompiledKernel columns(column_center_kernel(2, 0b01));
+  Case columns_case;  // bands of columns split over threads
+  columns_case.domain = {300, 5000};
+  columns_case.add_input(kFloat, Layout::Contiguous, rng, Fill::Signed);
+  columns_case.add_output(kFloat);
+  columns_case.add_output(kFloat, 0b01);
+  columns_case.add_output(kFloat, 0b01);
   auto run = [](const CompiledKernel& ck, const Case& c, int threads) {
     set_num_threads(threads);
     std::vector<Array> mem = c.buffers;
     ck.run(c.launch(mem));
     return mem;
   };
-  const std::vector<Array> s1 = run(full, sum_case, 1), r1 = run(softmax, rows_case, 1);
+  const std::vector<Array> s1 = run(full, sum_case, 1), r1 = run(softmax, rows_case, 1),
+                           c1 = run(columns, columns_case, 1);
   for (const int threads : {2, 4}) {
     CAPTURE(threads);
     const std::vector<Array> sn = run(full, sum_case, threads), rn = run(softmax, rows_case, threads);
     for (size_t b = 1; b < s1.size(); ++b) CHECK(std::memcmp(sn[b].data(), s1[b].data(), s1[b].words.size() * 8) == 0);
     CHECK(std::memcmp(rn[1].data(), r1[1].data(), r1[1].words.size() * 8) == 0);
+    const std::vector<Array> cn = run(columns, columns_case, threads);
+    for (size_t b = 1; b < c1.size(); ++b) CHECK(std::memcmp(cn[b].data(), c1[b].data(), c1[b].words.size() * 8) == 0);
   }
   set_num_threads(saved);
 }

@@ -109,6 +109,27 @@ TEST_CASE("fusion plan: a reduced value without kept dims is not broadcast again
   CHECK(group_kinds(p.plan) == "KK");
 }
 
+TEST_CASE("fusion plan: a reduction keeping the last dim takes no full-domain consumer", "[fusion]") {
+  // x - x.mean(0, keepdim) runs as a column reduction and a pointwise
+  // kernel; over the last dim (a row reduction) the same graph is one kernel.
+  const std::string columns = R"(graph {
+  %0 : f32[6, 8] = input 0
+  %1 : f32[1, 8] = sum.dim_IntList(%0, dim=[0], keepdim=true, dtype=None)
+  %2 : f32[6, 8] = sub.Tensor(%0, %1, alpha=$0)
+  return %2
+}
+)" + kScalarOne;
+  CHECK(group_kinds(plan_of(columns).plan) == "KK");
+  const std::string rows = R"(graph {
+  %0 : f32[6, 8] = input 0
+  %1 : f32[6, 1] = sum.dim_IntList(%0, dim=[1], keepdim=true, dtype=None)
+  %2 : f32[6, 8] = sub.Tensor(%0, %1, alpha=$0)
+  return %2
+}
+)" + kScalarOne;
+  CHECK(group_kinds(plan_of(rows).plan) == "K");
+}
+
 TEST_CASE("fusion plan: consumers of several kernels merge them into one multi-output kernel", "[fusion]") {
   const Planned p = plan_of(R"(graph {
   %0 : f32[16] = input 0

@@ -655,6 +655,49 @@ TEST_CASE("lazy kernel error at materialisation fails the values it reaches only
   CHECK(a.to_lazy().sum().item<int64_t>() == 15);
 }
 
+TEST_CASE("lazy integer remainder and division by a number fuse, by zero raise as eager", "[lazy]") {
+  fresh_start();
+  const Tensor i = lz::arange(-3000, 3000, lz::kInt64).mul(Scalar(int64_t{1} << 40)).add(Scalar(12345));
+  auto hash = [](const Tensor& x) { return x.mul(Scalar(31)).add(Scalar(17)).remainder(Scalar(257)).lt(Scalar(16)).sum(); };
+  check_same(hash(i.to_lazy()), hash(i));
+  CHECK(lzl::metrics().kernels_launched == 1);
+  CHECK(lzl::metrics().eager_steps_total == 0);
+  // Another divisor reuses the plan; floor and trunc division and fmod too.
+  fresh_start();
+  check_same(i.to_lazy().remainder(Scalar(-1000003)), i.remainder(Scalar(-1000003)));
+  check_same(i.to_lazy().div(Scalar(7), "floor"), i.div(Scalar(7), "floor"));
+  check_same(i.to_lazy().fmod(Scalar(-9)), i.fmod(Scalar(-9)));
+  CHECK(lzl::metrics().eager_steps_total == 0);
+  // By 0, or by a number that is 0 in the dtype (256 in uint8), the eager error.
+  const Tensor u = lz::arange(0, 10, lz::kUInt8);
+  const std::string by_zero = message_of<lz::ValueError>([&] { (void)i.remainder(Scalar(0)); });
+  REQUIRE_FALSE(by_zero.empty());
+  CHECK(message_of<lz::ValueError>([&] { (void)i.to_lazy().remainder(Scalar(0)).to_eager(); }) == by_zero);
+  const std::string wrapped = message_of<lz::ValueError>([&] { (void)u.remainder(Scalar(256)); });
+  REQUIRE_FALSE(wrapped.empty());
+  CHECK(message_of<lz::ValueError>([&] { (void)u.to_lazy().remainder(Scalar(256)).to_eager(); }) == wrapped);
+  check_same(u.to_lazy().remainder(Scalar(3)), u.remainder(Scalar(3)));
+}
+
+TEST_CASE("lazy factories are values inside the kernel that reads them", "[lazy]") {
+  fresh_start();
+  const Tensor x = lz::randn({64, 33});
+  auto accumulate = [](const Tensor& v) {
+    Tensor acc = lz::zeros_like(v);
+    acc += v * 2;
+    acc.add_(lz::full_like(v, 0.25));
+    return acc * lz::ones_like(v, lz::TensorOptions(lz::kFloat64));
+  };
+  check_same(accumulate(x.to_lazy()), accumulate(x));
+  CHECK(lzl::metrics().kernels_launched == 1);
+  CHECK(lzl::metrics().eager_steps_total == 0);
+  // A fill value rounds to the dtype (float16, here to 1) as eager's.
+  const lz::TensorOptions half(lz::kFloat16), int32(lz::kInt32);
+  const Tensor ones_half = lz::full_like(x.to_lazy(), 1.0001, half) * 4096;
+  check_same(ones_half, lz::full_like(x, 1.0001, half) * 4096, 0, 0);
+  check_same(lz::full_like(x.to_lazy(), 7, int32) * 3, lz::full_like(x, 7, int32) * 3);
+}
+
 // ---- 13. 0-dim and 0-size tensors ---------------------------------------------------------
 
 TEST_CASE("lazy 0-dim tensors through several ops", "[lazy]") {
