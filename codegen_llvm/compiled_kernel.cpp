@@ -192,7 +192,6 @@ std::string CompiledKernel::llvm_ir() const {
 const CompiledKernel::Variant& CompiledKernel::variant(const std::vector<StrideClass>& classes, bool streaming,
                                                        bool cache_stages, bool split, bool columns,
                                                        const std::vector<bool>& transposed) const {
-  const bool tiled = !transposed.empty();
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& v : variants_) {
     if (v->classes == classes && v->streaming == streaming && v->cache_stages == cache_stages && v->split == split &&
@@ -201,15 +200,14 @@ const CompiledKernel::Variant& CompiledKernel::variant(const std::vector<StrideC
     }
   }
   JitEngine& jit = JitEngine::instance();
-  const VariantSpec spec{classes, jit.vector_bits(), options_.math, streaming,
-                         cache_stages, split, columns, tiled, transposed};
+  const VariantSpec spec{classes, jit.vector_bits(), options_.math, streaming, cache_stages, split, columns, transposed};
   std::string spec_text = "classes ";
   for (StrideClass c : classes) spec_text += static_cast<char>('0' + static_cast<int>(c));
   if (streaming) spec_text += "|streaming";
   if (cache_stages) spec_text += "|cache_stages";
   if (split) spec_text += "|split";
   if (columns) spec_text += "|columns";
-  if (tiled) {
+  if (spec.tiled()) {
     spec_text += "|tiled ";
     for (bool t : transposed) spec_text += t ? 't' : '-';
   }

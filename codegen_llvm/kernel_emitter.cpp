@@ -49,7 +49,7 @@ void Emitter::emit(const std::string& prefix) {
   emit_function(prefix + "_run", {i64_, i64_}, [&](llvm::Function* f) {
     if (spec_.columns) {
       emit_column_run(f->getArg(1), f->getArg(2));
-    } else if (spec_.tiled) {
+    } else if (spec_.tiled()) {
       emit_tiled_run(f->getArg(1), f->getArg(2));
     } else if (reduction) {
       emit_reduction_run(f->getArg(1), f->getArg(2));

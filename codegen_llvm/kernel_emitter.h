@@ -45,15 +45,16 @@ struct VariantSpec {
   // point held in L1 arrays (kernel_emitter_columns.cpp). Only for kernels
   // with reductions.
   bool columns = false;
-  // Pointwise kernels whose accesses disagree on the contiguous axis (x.t()
-  // + y): `_run` walks blocks of kTileRows rows (outer points over all axes
-  // but the last), each in tiles of kTileColumns along the last axis; the
-  // accesses marked in `transposed` (contiguous along the rows) are copied
-  // per tile into an L1 block laid out along the columns, from which the
-  // vector loops read them with unit stride (their `classes` say Unit)
-  // (kernel_emitter_tiles.cpp). `begin`/`end` count row blocks.
-  bool tiled = false;
-  std::vector<bool> transposed;  // per access (tiled variants)
+  // Tiled variants (pointwise kernels whose accesses disagree on the
+  // contiguous axis: x.t() + y) are those with `transposed` set. `_run`
+  // walks blocks of kTileRows rows (outer points over all axes but the
+  // last), each in tiles of kTileColumns along the last axis; the accesses
+  // marked (contiguous along the rows) are copied per tile into an L1 block
+  // laid out along the columns, from which the vector loops read them with
+  // unit stride (their `classes` say Unit) (kernel_emitter_tiles.cpp).
+  // `begin`/`end` count row blocks.
+  std::vector<bool> transposed = {};  // per access; empty: not tiled
+  bool tiled() const { return !transposed.empty(); }
 };
 
 inline constexpr int64_t kTileRows = 32;

@@ -1,4 +1,4 @@
-// Tiled variants of pointwise kernels (VariantSpec::tiled). Adding a
+// Tiled variants of pointwise kernels (VariantSpec::tiled()). Adding a
 // transpose to a row-major matrix walked row by row reads one cache line of
 // the transpose per element; walked in tiles, the tile's lines of the
 // transpose are a column's worth of rows apart, 8 KiB for W13's [2048,
