@@ -24,6 +24,7 @@ std::string_view to_string(ViewStep::Kind kind) {
     case ViewStep::Kind::Unsqueeze: return "unsqueeze";
     case ViewStep::Kind::Squeeze: return "squeeze";
     case ViewStep::Kind::AsStrided: return "as_strided";
+    case ViewStep::Kind::Chunk: return "chunk";
   }
   return "?";
 }
@@ -163,6 +164,11 @@ class KernelVerifier {
         case ViewStep::Kind::AsStrided:
           if (n < 2 || v.ints[0] < 0 || n != 2 * v.ints[0] + 2) bad("needs n, sizes[n], strides[n], offset");
           else rank = v.ints[0];
+          break;
+        case ViewStep::Kind::Chunk:
+          if (n != 3) bad("needs dim, count, index");
+          else if (!dim_ok(v.ints[0], rank)) bad("dim out of range");
+          else if (v.ints[1] <= 0 || v.ints[2] < 0 || v.ints[2] >= v.ints[1]) bad("index out of range of count");
           break;
         default: bad("unknown kind"); break;
       }

@@ -85,6 +85,8 @@ struct ViewStep {
     Unsqueeze,    // ints = dim
     Squeeze,      // ints = dims (empty: all size-1 dims)
     AsStrided,    // ints = n, sizes[n], strides[n], offset (offset from the contiguous base)
+    Chunk,        // ints = dim, count, index: the index-th of count equal parts along dim
+                  // (where a concatenation stores an operand; the size decides the part's bounds)
   };
   static constexpr int64_t kNoBound = INT64_MIN;
   Kind kind = Kind::Permute;

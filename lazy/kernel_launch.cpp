@@ -39,6 +39,13 @@ Tensor apply_view(const Tensor& t, const ir::ViewStep& s, std::span<const SizeVe
       const Tensor base = t.contiguous();
       return base.as_strided(sizes, strides, v[1 + 2 * n] + base.storage_offset());
     }
+    case K::Chunk: {
+      const int64_t extent = t.size(v[0]);
+      LZ_INTERNAL_ASSERT(extent % v[1] == 0, "chunk step: extent ", extent, " of dim ", v[0], " is not ", v[1],
+                         " equal parts");
+      const int64_t part = extent / v[1];
+      return t.slice(v[0], v[2] * part, (v[2] + 1) * part);
+    }
   }
   LZ_INTERNAL_ASSERT(false, "unknown view step");
 }

@@ -24,9 +24,11 @@ struct Unit {
   ir::ValueId domain_value = 0;
   bool has_reduction = false;
   uint64_t reduce_axes = 0;
+  bool has_concat = false;
   std::vector<ir::NodeId> nodes;
-  // Merged independent siblings' domain values: the kernel runs over
-  // domain_value's sizes and is right only while theirs are equal.
+  // Values whose sizes must equal domain_value's for the kernel to be right
+  // (it runs over domain_value's): merged independent siblings' domains,
+  // the parts a concatenation stores.
   std::vector<ir::ValueId> sibling_domains;
   absl::flat_hash_set<uint32_t> deps;  // units whose values this one reads
   std::string reason;                  // eager units
@@ -61,6 +63,17 @@ class Planner {
   void add_to(uint32_t unit, ir::NodeId n);
   void plan_pointwise(ir::NodeId n);
   void plan_reduction(ir::NodeId n, const Lowering& l);
+  void plan_concat(ir::NodeId n);
+  // Whether the executable can find every operand's sizes at run time
+  // (through the trace values they stand for).
+  bool sizes_checkable(const ir::Node& n) const {
+    return std::all_of(n.operands.begin(), n.operands.end(), [&](ir::ValueId o) { return p_.origin[o] != ir::kNone; });
+  }
+  // Whether `v` is a concatenation's output (stored, never an expression).
+  bool is_concat(ir::ValueId v) const {
+    const Lowering* l = lowering_[g_.value(source(v)).node];
+    return l != nullptr && l->kind == Lowering::Kind::Concat;
+  }
   void make_eager(ir::NodeId n, std::string reason);
   void merge_into(uint32_t into, uint32_t from);
   void merge_siblings();
@@ -163,6 +176,7 @@ int Planner::fit(uint32_t u, ir::NodeId n) {
   // Operands from this unit must line up with the domain point by point.
   for (ir::ValueId o : g_.node(n).operands) {
     if (unit_of_value(o) != u) continue;
+    if (is_concat(o)) return 0;
     const ir::ValueId src = source(o);
     const SizeVec& src_shape = shape(src);
     const bool src_full = src_shape == domain;
@@ -234,7 +248,7 @@ void Planner::plan_pointwise(ir::NodeId n) {
   std::vector<uint32_t> absorbed;
   for (ir::ValueId o : g_.node(n).operands) {
     const uint32_t u = unit_of_value(o);
-    if (u == ir::kNone || !units_[u].kernel || units_[u].has_reduction) continue;
+    if (u == ir::kNone || !units_[u].kernel || units_[u].has_reduction || units_[u].has_concat) continue;
     if (std::find(chosen.begin(), chosen.end(), u) != chosen.end()) continue;
     if (std::find(absorbed.begin(), absorbed.end(), u) != absorbed.end()) continue;
     if (!only_read_by(u, n) || full(u)) continue;
@@ -287,6 +301,8 @@ void Planner::merge_into(uint32_t into, uint32_t from_id) {
   }
   from.nodes.clear();
   for (uint32_t d : from.deps) to.deps.insert(d);
+  to.sibling_domains.insert(to.sibling_domains.end(), from.sibling_domains.begin(), from.sibling_domains.end());
+  to.has_concat |= from.has_concat;
   if (from.has_reduction) {
     to.has_reduction = true;
     to.reduce_axes = from.reduce_axes;
@@ -326,7 +342,7 @@ void Planner::plan_reduction(ir::NodeId n, const Lowering& l) {
   const uint64_t axes = l.reduce_axes(g_, node);
   const uint32_t u = unit_of_value(input);
   const ir::ValueId out = node.first_output;
-  if (u != ir::kNone && units_[u].kernel && !full(u) && !through_views(input) &&
+  if (u != ir::kNone && units_[u].kernel && !full(u) && !through_views(input) && !is_concat(input) &&
       shape(units_[u].domain_value) == shape(input) &&
       (!units_[u].has_reduction || units_[u].reduce_axes == axes) && can_merge(n, {u})) {
     units_[u].has_reduction = true;
@@ -340,6 +356,66 @@ void Planner::plan_reduction(ir::NodeId n, const Lowering& l) {
   units_[k].has_reduction = true;
   units_[k].reduce_axes = axes;
   decisions_.push_back(absl::StrCat("kernel ", k, ": starts at reduction %", out, " (", node.op->name, ")"));
+}
+
+// A concatenation of equal parts joins the kernels computing its operands
+// when they run over the parts' shape (one kernel then stores every part of
+// the output: x1 * cos - x2 * sin and x2 * cos + x1 * sin side by side);
+// other operands are loaded. Its consumers run over the output's shape, in
+// other kernels. The parts must stay equal for the executable to serve
+// other sizes: their sizes are checked like merged siblings' domains.
+void Planner::plan_concat(ir::NodeId n) {
+  const ir::Node& node = g_.node(n);
+  const SizeVec& part = shape(node.operands[0]);
+  std::vector<uint32_t> fits;
+  for (ir::ValueId o : node.operands) {
+    const uint32_t u = unit_of_value(o);
+    if (u == ir::kNone || !units_[u].kernel || full(u) || shape(units_[u].domain_value) != part) continue;
+    if (is_concat(o) || shape(source(o)) != part) continue;
+    if (through_views(o) && (units_[u].has_reduction || cost_of(u) > kRecomputeCost)) continue;
+    fits.push_back(u);
+  }
+  std::sort(fits.begin(), fits.end());
+  fits.erase(std::unique(fits.begin(), fits.end()), fits.end());
+  std::vector<uint32_t> chosen;
+  bool has_reduction = false;
+  uint64_t axes = 0;
+  size_t nodes = 1;
+  for (uint32_t u : fits) {
+    if (nodes + units_[u].nodes.size() > kMaxKernelNodes) continue;
+    if (units_[u].has_reduction) {
+      if (has_reduction && units_[u].reduce_axes != axes) continue;
+      has_reduction = true;
+      axes = units_[u].reduce_axes;
+    }
+    nodes += units_[u].nodes.size();
+    chosen.push_back(u);
+  }
+  absl::flat_hash_set<uint32_t> members(chosen.begin(), chosen.end());
+  if (chosen.size() > 1 && !can_merge(n, members)) {
+    for (size_t i = 1; i < chosen.size(); ++i) members.erase(chosen[i]);
+    chosen.erase(chosen.begin() + 1, chosen.end());
+  }
+  if (!chosen.empty() && !can_merge(n, members)) chosen.clear();
+  const ir::ValueId out = node.first_output;
+  uint32_t into;
+  if (chosen.empty()) {
+    into = new_unit(true, n);
+    units_[into].domain_value = node.operands[0];
+    decisions_.push_back(absl::StrCat("kernel ", into, ": starts at concatenation %", out, " (", node.op->name, ")"));
+  } else {
+    into = chosen[0];
+    for (size_t i = 1; i < chosen.size(); ++i) {
+      merge_into(into, chosen[i]);
+      decisions_.push_back(absl::StrCat("kernel ", into, ": merged kernel ", chosen[i], " (both feed %", out, ")"));
+    }
+    add_to(into, n);
+    std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
+    decisions_.push_back(absl::StrCat("kernel ", into, ": stores the parts of %", out, " (", node.op->name, ")"));
+  }
+  units_[into].has_concat = true;
+  units_[into].sibling_domains.insert(units_[into].sibling_domains.end(), node.operands.begin(),
+                                      node.operands.end());
 }
 
 FusionPlan Planner::run() {
@@ -377,10 +453,16 @@ FusionPlan Planner::run() {
       make_eager(n, why_not);
       continue;
     }
+    if (l->kind == Lowering::Kind::Concat && !sizes_checkable(node)) {
+      make_eager(n, "a part whose sizes the executable cannot check");
+      continue;
+    }
     role_[n] = Role::Kernel;
     lowering_[n] = l;
     if (l->kind == Lowering::Kind::Reduction) {
       plan_reduction(n, *l);
+    } else if (l->kind == Lowering::Kind::Concat) {
+      plan_concat(n);
     } else {
       plan_pointwise(n);
     }

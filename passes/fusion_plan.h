@@ -30,8 +30,9 @@ struct FusionGroup {
   std::vector<ir::ValueId> buffer_values;  // kernel buffer b holds graph value buffer_values[b]
   std::vector<ir::ValueId> shape_refs;     // kernel shape reference k: the sizes of this value
   std::vector<uint32_t> params;            // kernel parameter k: graph scalar pool index
-  // The domains of independent kernels merged into this one
-  // (passes/fusion.h): a run is right only while their sizes equal the domain's.
+  // Values a run is right for only while their sizes equal the domain's:
+  // the domains of independent kernels merged into this one (passes/fusion.h),
+  // the parts of a concatenation it stores.
   std::vector<ir::ValueId> sibling_domains;
 
   bool is_kernel() const { return kind == Kind::Kernel; }

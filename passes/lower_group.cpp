@@ -137,6 +137,7 @@ class GroupLowering {
   uint32_t shape_ref(ir::ValueId v);
   Chain alignment(ir::ValueId v) const;
   uint32_t buffer(ir::ValueId v, bool output);
+  bool store_parts(ir::ValueId v);
 
   const ir::Graph& g_;
   const std::vector<uint8_t>& in_group_;
@@ -235,6 +236,7 @@ ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
     std::string why_not;
     const Lowering* l = find_lowering(g_, n, &why_not);
     LZ_INTERNAL_ASSERT(l != nullptr, "fused node %", v, " has no lowering: ", why_not);
+    LZ_INTERNAL_ASSERT(l->kind != Lowering::Kind::Concat, "concatenation %", v, " is read inside its kernel");
     if (l->kind == Lowering::Kind::Reduction) {
       // A reduction is computed once per outer point, whatever view of it is read.
       auto it = reductions_.find(g_.value(v).node);
@@ -255,6 +257,24 @@ ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
   return e;
 }
 
+// A concatenation's output `v` is stored part by part: each operand, over
+// the domain (the parts' shape), through its part's view of the one output
+// buffer. False when `v` is no concatenation.
+bool GroupLowering::store_parts(ir::ValueId v) {
+  const ir::Node& n = g_.producer(v);
+  std::string why_not;
+  const Lowering* l = n.is_input() ? nullptr : find_lowering(g_, n, &why_not);
+  if (l == nullptr || l->kind != Lowering::Kind::Concat) return false;
+  const ScalarType dtype = compute_dtype(g_.value(v).type.dtype);
+  const uint32_t out = buffer(v, true);
+  for (uint32_t j = 0; j < n.operands.size(); ++j) {
+    const ir::ExprId e = b_.cast(value_expr(n.operands[j], alignment(n.operands[j])), dtype);
+    const uint32_t access = b_.add_access(ir::Access{out, {l->part(g_, n, j)}});
+    b_.add_store(access, e, false);
+  }
+  return true;
+}
+
 void GroupLowering::run() {
   ir::Kernel& k = group_.kernel;
   const SizeVec& domain = shape(group_.domain);
@@ -266,6 +286,7 @@ void GroupLowering::run() {
   for (size_t i = 0; i < group_.nodes.size() && i < 4; ++i) k.name += "_" + g_.node(group_.nodes[i]).op->schema.name();
   if (group_.nodes.size() > 4) k.name += "_and" + std::to_string(group_.nodes.size() - 4);
   for (ir::ValueId v : group_.outputs) {
+    if (store_parts(v)) continue;
     const Chain align = alignment(v);
     const ir::ExprId e = value_expr(v, align);
     const bool reduced = group_.has_reduction && shape(v) != domain;

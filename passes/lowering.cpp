@@ -140,6 +140,7 @@ const LoweringTable& lowering_table() {
     LoweringTable t;
     detail::add_pointwise_lowerings(t);
     detail::add_reduction_lowerings(t);
+    detail::add_concat_lowerings(t);
     return t;
   }();
   return t;

@@ -76,7 +76,12 @@ class LowerContext {
 ScalarType compute_dtype(ScalarType t);
 
 struct Lowering {
-  enum class Kind : uint8_t { Pointwise, Reduction };
+  // Concat: the node's output is its operands, of one shape, side by side
+  // (cat, stack). It is lowered at the store, not as an expression: the
+  // kernel runs over an operand's shape and stores each operand through the
+  // view `part` of the output (lower_group.cpp), so nothing in the kernel
+  // reads the output itself.
+  enum class Kind : uint8_t { Pointwise, Reduction, Concat };
   Kind kind = Kind::Pointwise;
   // Relative cost per element, for the recompute rule of the planner: the
   // cost of its costliest scalar operation (ir/scalar_ops.def).
@@ -89,6 +94,10 @@ struct Lowering {
   // Why this node cannot be lowered although its operator can (nullptr: it
   // can), e.g. integer division, whose eager kernel raises on a zero.
   const char* (*refuse)(const ir::Graph& g, const ir::Node& n) = nullptr;
+  // Concatenations: the view step taking the output to the place of
+  // operand `operand` (the step must not depend on sizes the graph does
+  // not fix: an executable serves every size of its graph).
+  ir::ViewStep (*part)(const ir::Graph& g, const ir::Node& n, uint32_t operand) = nullptr;
 };
 
 // The lowerings, indexed by OpId: each declared operator has a lowering, an
@@ -125,9 +134,11 @@ namespace detail {
 // elsewhere. Lowering files resolve their arguments with it once.
 uint32_t shared_argument(std::initializer_list<OpId> ops, std::string_view name);
 
-// The entries, one function per family (lowering_pointwise.cpp, lowering_reduction.cpp).
+// The entries, one function per family (lowering_pointwise.cpp,
+// lowering_reduction.cpp, lowering_concat.cpp).
 void add_pointwise_lowerings(LoweringTable& table);
 void add_reduction_lowerings(LoweringTable& table);
+void add_concat_lowerings(LoweringTable& table);
 }  // namespace detail
 
 }  // namespace lz::passes

@@ -130,6 +130,62 @@ TEST_CASE("fusion plan: a reduction keeping the last dim takes no full-domain co
   CHECK(group_kinds(plan_of(rows).plan) == "K");
 }
 
+TEST_CASE("fusion plan: a concatenation of equal parts is stored by the kernel computing them", "[fusion]") {
+  // Two independent kernels over [4, 3] and the cat of their values: one
+  // kernel storing each part through its chunk of the output.
+  const Planned p = plan_of(R"(graph {
+  %0 : f32[4, 3] = input 0
+  %1 : f32[4, 3] = exp(%0)
+  %2 : f32[4, 3] = sin(%0)
+  %3 : f32[4, 6] = cat([%1, %2], dim=-1)
+  return %3
+})");
+  REQUIRE(group_kinds(p.plan) == "K");
+  const auto& k = p.plan.groups[0].kernel;
+  CHECK(k.stores.size() == 2);
+  const std::string text = lz::ir::print_kernel(k);
+  CHECK(text.find("out0 (f32, rank 2): chunk(1, 2, 0)") != std::string::npos);
+  CHECK(text.find("out0 (f32, rank 2): chunk(1, 2, 1)") != std::string::npos);
+  // The parts' sizes are checked when the executable is reused.
+  CHECK(p.plan.groups[0].sibling_domains.size() == 2);
+  // stack stores each part at its index of the new dim.
+  const Planned stacked = plan_of(R"(graph {
+  %0 : f32[4, 3] = input 0
+  %1 : f32[4, 3] = exp(%0)
+  %2 : f32[4, 3] = input 1
+  %3 : f32[4, 2, 3] = stack([%1, %2], dim=1)
+  return %3
+})");
+  REQUIRE(group_kinds(stacked.plan) == "K");
+  const std::string stacked_text = lz::ir::print_kernel(stacked.plan.groups[0].kernel);
+  CHECK(stacked_text.find("select(1, 0)") != std::string::npos);
+  CHECK(stacked_text.find("select(1, 1)") != std::string::npos);
+}
+
+TEST_CASE("fusion plan: a concatenation's consumers and unequal parts run elsewhere", "[fusion]") {
+  // The consumer runs over the output's shape: a kernel of its own.
+  const Planned consumer = plan_of(R"(graph {
+  %0 : f32[4, 3] = input 0
+  %1 : f32[4, 3] = exp(%0)
+  %2 : f32[8, 3] = cat([%1, %0], dim=0)
+  %3 : f32[8, 3] = neg(%2)
+  return %3
+})");
+  CHECK(group_kinds(consumer.plan) == "KK");
+  // Parts of different sizes: the eager cat between kernels, with the reason.
+  const Planned unequal = plan_of(R"(graph {
+  %0 : f32[4, 3] = input 0
+  %1 : f32[4, 5] = input 1
+  %2 : f32[4, 3] = exp(%0)
+  %3 : f32[4, 8] = cat([%2, %1], dim=1)
+  return %3
+})");
+  CHECK(group_kinds(unequal.plan) == "KE");
+  bool logged = false;
+  for (const std::string& d : unequal.plan.decisions) logged = logged || d.find("operands of different shapes") != std::string::npos;
+  CHECK(logged);
+}
+
 TEST_CASE("fusion plan: consumers of several kernels merge them into one multi-output kernel", "[fusion]") {
   const Planned p = plan_of(R"(graph {
   %0 : f32[16] = input 0

@@ -643,7 +643,8 @@ std::vector<FuzzOp> build() {
     if (op.name == "expand_as") op.sizes_only_args = 0b10;
     if (op.name.ends_with("_like")) op.sizes_only_args = 0b1;
     if (op.name == "to_eager") op.eager_result = true;
-    if (op.name == "index_select.any") op.data_dependent_error = true;
+    // An index out of range; a fill value out of the output dtype's range.
+    if (op.name == "index_select.any" || op.name == "masked_fill.tensor") op.data_dependent_error = true;
     op.scalar_value = op.attrs == a_value || op.attrs == a_nonzero_value || op.attrs == clamp_bounds ||
                       op.name == "pow.scalar" || op.name == "pow.scalar_base";
   }

@@ -42,6 +42,7 @@ TEST_CASE("kernel ir: names and arities", "[kernel]") {
   CHECK(arity(static_cast<ScalarOp>(250)) == -1);
   CHECK(to_string(ViewStep::Kind::ExpandTo) == "expand_to");
   CHECK(to_string(ViewStep::Kind::AsStrided) == "as_strided");
+  CHECK(to_string(ViewStep::Kind::Chunk) == "chunk");
   CHECK(to_string(ReduceOp::Prod) == "prod");
   CHECK(to_string(ReduceOp::Any) == "any");
 }
@@ -167,6 +168,18 @@ TEST_CASE("kernel ir: verify rejects a bad domain and bad accesses", "[kernel]")
   k = softmax_kernel();
   k.accesses[0].views = {{ViewStep::Kind::AsStrided, {2, 3, 4, 4, 1}}};
   check_rejects(k, "needs n, sizes[n], strides[n], offset");
+  k = softmax_kernel();
+  k.accesses[0].views = {{ViewStep::Kind::Chunk, {1, 2}}};
+  check_rejects(k, "a0: view step 0 (chunk): needs dim, count, index");
+  k = softmax_kernel();
+  k.accesses[0].views = {{ViewStep::Kind::Chunk, {1, 2, 2}}};
+  check_rejects(k, "chunk): index out of range of count");
+  k = softmax_kernel();
+  k.accesses[0].views = {{ViewStep::Kind::Chunk, {2, 2, 0}}};
+  check_rejects(k, "chunk): dim out of range");
+  k = softmax_kernel();
+  k.accesses[0].views = {{ViewStep::Kind::Chunk, {-1, 3, 2}}};
+  CHECK(verify_kernel(k) == "");
 }
 
 TEST_CASE("kernel ir: verify rejects bad expressions", "[kernel]") {
