@@ -50,6 +50,7 @@ Tensor to_lazy_hook(const Tensor& eager_in) {
 // (read_view_from_base): the base's trace, if that is pending.
 Trace* pending_trace(const Tensor& t) {
   LazyTensorImpl& l = *lazy_impl(t);
+  if (l.own_value().cones) Trace::current().take_back(l);  // left pending by the last materialisation
   if (l.is_view() && (!l.is_current() || l.own_value().pending())) {
     const LazyValue& base = l.group().base;
     if (base.pending()) return base.trace.get();
@@ -59,13 +60,20 @@ Trace* pending_trace(const Tensor& t) {
   return l.own_value().trace.get();
 }
 
+// The value pending_trace(t) needs computed: a view's base's, else t's own.
+ir::ValueId requested_value(const Tensor& t) {
+  LazyTensorImpl& l = *lazy_impl(t);
+  return l.is_view() && (!l.is_current() || l.own_value().pending()) ? l.group().base.id : l.own_value().id;
+}
+
 // The value of a lazy tensor. to_eager() gives the caller a tensor of its
 // own (lazy/eager_values.h), the same one again while it is unmodified;
 // the other causes only read the value.
 Tensor to_eager_hook(const Tensor& lazy, SyncCause cause) {
   if (Trace* tr = pending_trace(lazy)) {
     intrusive_ptr<Trace> keep(tr);
-    (void)tr->materialize(cause);
+    const ir::ValueId requested[] = {requested_value(lazy)};
+    (void)tr->materialize(cause, requested);
     (void)pending_trace(lazy);  // a view registered elsewhere reads its base now
   }
   LazyTensorImpl& l = *lazy_impl(lazy);
@@ -112,15 +120,20 @@ void clear_executable_cache() { ExecutableCache::instance().clear(); }
 void sync(TensorList tensors, const std::source_location& where) {
   set_sync_site(where);
   std::vector<intrusive_ptr<lazy::Trace>> traces;
+  std::vector<std::vector<ir::ValueId>> requested;  // per trace
   for (const Tensor& t : tensors) {
     if (!t.is_lazy()) continue;
     if (lazy::Trace* tr = lazy::pending_trace(t)) {
-      if (std::find(traces.begin(), traces.end(), intrusive_ptr<lazy::Trace>(tr)) == traces.end()) {
+      auto it = std::find(traces.begin(), traces.end(), intrusive_ptr<lazy::Trace>(tr));
+      if (it == traces.end()) {
         traces.emplace_back(tr);
+        requested.emplace_back();
+        it = traces.end() - 1;
       }
+      requested[static_cast<size_t>(it - traces.begin())].push_back(lazy::requested_value(t));
     }
   }
-  for (const auto& tr : traces) (void)tr->materialize(SyncCause::Explicit);
+  for (size_t i = 0; i < traces.size(); ++i) (void)traces[i]->materialize(SyncCause::Explicit, requested[i]);
   // A tensor whose computation failed raises its error here, as it would
   // when read; the others hold their values.
   for (const Tensor& t : tensors) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <memory>
 
 #include "core/tensor.h"
 #include "core/tensor_meta.h"
@@ -22,6 +23,7 @@
 namespace lz::lazy {
 
 class Trace;
+struct PendingCones;  // lazy/carry_over.h
 
 // A value: pending in a trace (trace != nullptr), materialised (data), or
 // failed (error: what computing it raised, rethrown whenever it is read).
@@ -35,10 +37,14 @@ struct LazyValue {
   // while the caller has not written it (lazy/eager_values.h).
   Tensor handed_out;
   uint64_t handed_out_version = 0;
+  // A value a materialisation left pending (lazy/carry_over.h): value
+  // `cone_value` of `cones`, taken back into a trace when used or read.
+  std::shared_ptr<const PendingCones> cones;
+  ir::ValueId cone_value = ir::kNone;
 
   bool pending() const { return static_cast<bool>(trace); }
   bool failed() const { return static_cast<bool>(error); }
-  bool empty() const { return !trace && !data.defined() && !error; }
+  bool empty() const { return !trace && !data.defined() && !error && !cones; }
 };
 
 class AliasGroup final : public RefCounted {

@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "core/error.h"
+#include "lazy/carry_over.h"
 #include "lazy/compile.h"
 #include "lazy/eager_check.h"
 #include "lazy/executable_cache.h"
@@ -97,11 +98,15 @@ RunResult run_isolating_failures(const ir::Graph& g, const GraphData& data, std:
 
 }  // namespace
 
-std::exception_ptr Trace::materialize(SyncCause cause) {
+std::exception_ptr Trace::materialize(SyncCause cause, std::span<const ir::ValueId> requested) {
   std::lock_guard<TraceMutex> lock(mutex_);
   if (materializing_ || graph_.num_nodes() == 0) return nullptr;
 
-  const std::vector<ir::ValueId> outputs = needed_values();
+  const std::vector<ir::ValueId> left_pending = values_to_leave_pending(requested);
+  const std::vector<ir::ValueId> live = needed_values();
+  std::vector<ir::ValueId> outputs;
+  std::set_difference(live.begin(), live.end(), left_pending.begin(), left_pending.end(),
+                      std::back_inserter(outputs));
 
   RunResult run;
   std::optional<EagerCheck> check;  // LZ_CHECK_EAGER
@@ -162,14 +167,35 @@ std::exception_ptr Trace::materialize(SyncCause cause) {
     materializing_ = false;
   }
 
-  // Every tensor that held a value of this graph now holds its result or
-  // the error that computing it raised.
+  // The values left pending keep their cones, in a graph of their own.
+  std::shared_ptr<PendingCones> cones;
+  std::vector<ir::ValueId> cone_value;
+  if (!left_pending.empty()) {
+    cones = std::make_shared<PendingCones>();
+    (void)copy_cones(
+        graph_, left_pending, cones->graph,
+        [&](ir::ValueId in) {
+          const ir::Node& n = graph_.producer(in);
+          cones->inputs.push_back(data_.input(n.input_index));
+          return cones->graph.add_input(graph_.value(in).type, n.wrapped_number);
+        },
+        cone_value);
+  }
+
+  // Every tensor that held a value of this graph now holds its result, the
+  // error that computing it raised, or its cone.
   absl::flat_hash_map<ir::ValueId, size_t> position;
   for (size_t i = 0; i < outputs.size(); ++i) position.emplace(outputs[i], i);
   std::exception_ptr first_error;
   std::string lost;
   for_each_needed_value(registry_, this, epoch_, [&](LazyValue& v, bool needed) {
     LazyValue computed;
+    if (std::binary_search(left_pending.begin(), left_pending.end(), v.id)) {
+      computed.cones = cones;
+      computed.cone_value = cone_value[v.id];
+      v = std::move(computed);
+      return;
+    }
     if (auto it = position.find(v.id); it != position.end()) {
       const size_t i = it->second;
       if (i < run.errors.size() && run.errors[i]) {
@@ -200,8 +226,11 @@ std::exception_ptr Trace::materialize(SyncCause cause) {
   graph_.clear();
   data_.clear();
   inputs_.clear();
+  taken_back_.clear();
   ++epoch_;
-  if (!outputs.empty() || freed > 0) detail::count_run(outputs.empty() ? 0 : 1, freed, run.bytes_allocated);
+  if (!outputs.empty() || freed > 0) {
+    detail::count_run(outputs.empty() ? 0 : 1, freed, run.bytes_allocated, left_pending.size());
+  }
   // A live tensor left with neither a value nor an error is a bug here,
   // never the user's: say so now, not when the tensor is next read.
   LZ_INTERNAL_ASSERT(lost.empty(), "materialisation left the live value ", lost, " without a result");

@@ -117,7 +117,7 @@ std::string LazyMetrics::report() const {
      << " loaded from the disk cache in " << jit_load_ms << " ms, " << kernels_interpreted
      << " small launches interpreted\n"
      << "  eager steps: " << eager_steps_total << "\n"
-     << "  nodes freed: " << nodes_freed << "\n"
+     << "  nodes freed: " << nodes_freed << " (" << values_left_pending << " cheap live values left pending)\n"
      << "  bytes allocated by steps: " << bytes_allocated << "\n";
   print_map(os, "syncs by cause", syncs);
   print_map(os, "cache misses by reason", cache_miss_reasons);
@@ -168,8 +168,9 @@ void set_cache_size(uint64_t size) {
   state().cache_size = size;
 }
 
-void count_run(uint64_t graphs, uint64_t nodes_freed, uint64_t bytes_allocated) {
+void count_run(uint64_t graphs, uint64_t nodes_freed, uint64_t bytes_allocated, uint64_t left_pending) {
   std::lock_guard<std::mutex> lock(metrics_mutex());
+  state().values_left_pending += left_pending;
   state().graphs_materialized += graphs;
   state().nodes_freed += nodes_freed;
   state().bytes_allocated += bytes_allocated;

@@ -23,6 +23,9 @@ struct LazyMetrics {
   // again step by step, so only the values the failure reaches carry it.
   uint64_t graphs_failed = 0;
   uint64_t nodes_freed = 0;          // graph nodes dropped when traces were cleared
+  // Live values a materialisation left pending because recomputing them
+  // when read is cheap (lazy/carry_over.h): temporaries no one reads.
+  uint64_t values_left_pending = 0;
   uint64_t cache_hits = 0;
   uint64_t cache_misses = 0;
   uint64_t cache_evictions = 0;
@@ -85,7 +88,7 @@ void count_fallback(std::string_view op);
 void count_cache(bool hit, std::string_view miss_reason = {});
 void count_eviction(uint64_t cache_size);
 // A trace cleared after running `graphs` (0 or 1) executables.
-void count_run(uint64_t graphs, uint64_t nodes_freed, uint64_t bytes_allocated);
+void count_run(uint64_t graphs, uint64_t nodes_freed, uint64_t bytes_allocated, uint64_t left_pending);
 void count_failed_run();
 // One executable run's eager steps: (operator, steps) pairs.
 void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op);

@@ -29,6 +29,7 @@ ir::ValueId resolve(Trace& tr, LazyValue& v, const LazyTensorImpl& owner) {
 ir::ValueId value_in(Trace& tr, const Tensor& t) {
   LazyTensorImpl* l = lazy_impl(t);
   if (l == nullptr) return tr.input_for_eager(t);
+  if (l->own_value().cones) tr.take_back(*l);  // left pending by the last materialisation
   if (!l->is_current()) refresh_view(tr, *l);
   return resolve(tr, l->own_value(), *l);
 }

@@ -12,9 +12,11 @@
 
 #include <exception>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "core/lazy_hooks.h"
 #include "ir/graph.h"
 #include "lazy/graph_data.h"
@@ -72,7 +74,14 @@ class Trace final : public RefCounted {
   // when nothing is pending. Values whose computation raised keep the error
   // (rethrown when they are read); the others are computed regardless.
   // Returns the first output's error, or null.
-  std::exception_ptr materialize(SyncCause cause);
+  // With `requested` (the values the caller reads: pending values of this
+  // trace), live values those read on the way that are cheap to compute
+  // again are not stored but keep their cones (lazy/carry_over.h).
+  std::exception_ptr materialize(SyncCause cause, std::span<const ir::ValueId> requested = {});
+
+  // Makes the value a materialisation left pending in `t` (a base without
+  // views holding cones) pending in this trace again, its cone copied in.
+  void take_back(LazyTensorImpl& t);
 
  private:
   friend class Materializer;
@@ -95,6 +104,11 @@ class Trace final : public RefCounted {
   // thread that owns this trace, and the tensor holds a plain pointer.
   intrusive_ptr<Trace> self_while_registered_;
   bool materializing_ = false;
+  // Nodes of graph_ copied from pending cones (take_back): values computed
+  // from them are stored, so a cone is recomputed once, not again and again.
+  absl::flat_hash_set<ir::NodeId> taken_back_;
+  // The live values `requested` reads on the way that may stay pending.
+  std::vector<ir::ValueId> values_to_leave_pending(std::span<const ir::ValueId> requested);
 };
 
 // Records into a fresh trace while it lives (what the thread had pending

@@ -64,6 +64,14 @@ class Planner {
   void plan_pointwise(ir::NodeId n);
   void plan_reduction(ir::NodeId n, const Lowering& l);
   void plan_concat(ir::NodeId n);
+  // Of the kernels `candidates` (ascending) node `n` could join, those it
+  // joins: within the node limit, of at most one reduction shape, and
+  // all of them, or the first alone, or none, as merging keeps the unit
+  // graph acyclic.
+  std::vector<uint32_t> joinable(ir::NodeId n, const std::vector<uint32_t>& candidates);
+  // Adds `n` to chosen[0], merging the others into it, or to a new kernel
+  // over the sizes of `domain` when `chosen` is empty; returns the kernel.
+  uint32_t join(ir::NodeId n, const std::vector<uint32_t>& chosen, ir::ValueId domain);
   // Whether the executable can find every operand's sizes at run time
   // (through the trace values they stand for).
   bool sizes_checkable(const ir::Node& n) const {
@@ -79,9 +87,6 @@ class Planner {
   void merge_siblings();
   bool only_read_by(uint32_t u, ir::NodeId n);
   int cost_of(uint32_t u) const;
-  // The most a producer may cost per element (Lowering::cost summed) to be
-  // recomputed at every point of a consumer that broadcasts it.
-  static constexpr int kRecomputeCost = 4;
   // Nodes per kernel: a longer chain continues in a new kernel (bounded
   // compile time and lowering depth; a kernel boundary per 1024 operators
   // costs one store and load).
@@ -216,29 +221,8 @@ void Planner::plan_pointwise(ir::NodeId n) {
     std::sort(v->begin(), v->end());
     v->erase(std::unique(v->begin(), v->end()), v->end());
   }
-  // Full-domain candidates merge when at most one reduction shape is among them.
-  std::vector<uint32_t> chosen;  // chosen[0] survives a merge
-  uint64_t axes = 0;
-  bool has_reduction = false;
-  size_t nodes = 1;
-  for (uint32_t u : full_fits) {
-    if (nodes + units_[u].nodes.size() > kMaxKernelNodes) continue;
-    nodes += units_[u].nodes.size();
-    if (units_[u].has_reduction) {
-      if (has_reduction && units_[u].reduce_axes != axes) continue;
-      has_reduction = true;
-      axes = units_[u].reduce_axes;
-    }
-    chosen.push_back(u);
-  }
-  if (chosen.empty() && !reduced_fits.empty()) chosen.push_back(reduced_fits[0]);
-  absl::flat_hash_set<uint32_t> members(chosen.begin(), chosen.end());
-  if (chosen.size() > 1 && !can_merge(n, members)) {
-    // Keep the first candidate only.
-    for (size_t i = 1; i < chosen.size(); ++i) members.erase(chosen[i]);
-    chosen.erase(chosen.begin() + 1, chosen.end());
-  }
-  if (!chosen.empty() && !can_merge(n, members)) chosen.clear();
+  std::vector<uint32_t> chosen = joinable(n, full_fits);
+  if (chosen.empty() && !reduced_fits.empty()) chosen = joinable(n, {reduced_fits[0]});
   const ir::ValueId out = g_.node(n).first_output;
   // Producer kernels only n reads (through views, or broadcast from a
   // smaller shape) are recomputed at n's points instead of stored and read
@@ -268,26 +252,57 @@ void Planner::plan_pointwise(ir::NodeId n) {
     all.insert(absorbed.begin(), absorbed.end());
     if (!can_merge(n, all)) absorbed.clear();
   }
-  uint32_t into;
-  if (chosen.empty()) {
-    into = new_unit(true, n);
-    units_[into].domain_value = out;
-    decisions_.push_back(absl::StrCat("kernel ", into, ": starts at %", out, " (", g_.node(n).op->name, ")"));
-  } else {
-    into = chosen[0];
-    for (size_t i = 1; i < chosen.size(); ++i) {
-      merge_into(into, chosen[i]);
-      decisions_.push_back(absl::StrCat("kernel ", into, ": merged kernel ", chosen[i], " (both feed %", out, ")"));
-    }
-    add_to(into, n);
-    decisions_.push_back(absl::StrCat("kernel ", into, ": fused %", out, " (", g_.node(n).op->name, ")"));
-  }
+  const uint32_t into = join(n, chosen, out);
   for (uint32_t u : absorbed) {
     merge_into(into, u);
     decisions_.push_back(absl::StrCat("kernel ", into, ": recomputes kernel ", u, " at the viewed points of %", out));
   }
+  if (!absorbed.empty()) std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
+}
+
+std::vector<uint32_t> Planner::joinable(ir::NodeId n, const std::vector<uint32_t>& candidates) {
+  std::vector<uint32_t> chosen;  // chosen[0] survives a merge
+  uint64_t axes = 0;
+  bool has_reduction = false;
+  size_t nodes = 1;
+  for (uint32_t u : candidates) {
+    if (nodes + units_[u].nodes.size() > kMaxKernelNodes) continue;
+    if (units_[u].has_reduction) {
+      if (has_reduction && units_[u].reduce_axes != axes) continue;
+      has_reduction = true;
+      axes = units_[u].reduce_axes;
+    }
+    nodes += units_[u].nodes.size();
+    chosen.push_back(u);
+  }
+  absl::flat_hash_set<uint32_t> members(chosen.begin(), chosen.end());
+  if (chosen.size() > 1 && !can_merge(n, members)) {
+    // Keep the first candidate only.
+    for (size_t i = 1; i < chosen.size(); ++i) members.erase(chosen[i]);
+    chosen.erase(chosen.begin() + 1, chosen.end());
+  }
+  if (!chosen.empty() && !can_merge(n, members)) chosen.clear();
+  return chosen;
+}
+
+uint32_t Planner::join(ir::NodeId n, const std::vector<uint32_t>& chosen, ir::ValueId domain) {
+  const ir::ValueId out = g_.node(n).first_output;
+  if (chosen.empty()) {
+    const uint32_t into = new_unit(true, n);
+    units_[into].domain_value = domain;
+    decisions_.push_back(absl::StrCat("kernel ", into, ": starts at %", out, " (", g_.node(n).op->name, ")"));
+    return into;
+  }
+  const uint32_t into = chosen[0];
+  for (size_t i = 1; i < chosen.size(); ++i) {
+    merge_into(into, chosen[i]);
+    decisions_.push_back(absl::StrCat("kernel ", into, ": merged kernel ", chosen[i], " (both feed %", out, ")"));
+  }
+  add_to(into, n);
+  decisions_.push_back(absl::StrCat("kernel ", into, ": fused %", out, " (", g_.node(n).op->name, ")"));
   // Appending keeps node order; merging interleaves.
-  if (chosen.size() > 1 || !absorbed.empty()) std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
+  if (chosen.size() > 1) std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
+  return into;
 }
 
 // Moves every node of unit `from` into `into` (same domain, or `from` only
@@ -377,42 +392,9 @@ void Planner::plan_concat(ir::NodeId n) {
   }
   std::sort(fits.begin(), fits.end());
   fits.erase(std::unique(fits.begin(), fits.end()), fits.end());
-  std::vector<uint32_t> chosen;
-  bool has_reduction = false;
-  uint64_t axes = 0;
-  size_t nodes = 1;
-  for (uint32_t u : fits) {
-    if (nodes + units_[u].nodes.size() > kMaxKernelNodes) continue;
-    if (units_[u].has_reduction) {
-      if (has_reduction && units_[u].reduce_axes != axes) continue;
-      has_reduction = true;
-      axes = units_[u].reduce_axes;
-    }
-    nodes += units_[u].nodes.size();
-    chosen.push_back(u);
-  }
-  absl::flat_hash_set<uint32_t> members(chosen.begin(), chosen.end());
-  if (chosen.size() > 1 && !can_merge(n, members)) {
-    for (size_t i = 1; i < chosen.size(); ++i) members.erase(chosen[i]);
-    chosen.erase(chosen.begin() + 1, chosen.end());
-  }
-  if (!chosen.empty() && !can_merge(n, members)) chosen.clear();
-  const ir::ValueId out = node.first_output;
-  uint32_t into;
-  if (chosen.empty()) {
-    into = new_unit(true, n);
-    units_[into].domain_value = node.operands[0];
-    decisions_.push_back(absl::StrCat("kernel ", into, ": starts at concatenation %", out, " (", node.op->name, ")"));
-  } else {
-    into = chosen[0];
-    for (size_t i = 1; i < chosen.size(); ++i) {
-      merge_into(into, chosen[i]);
-      decisions_.push_back(absl::StrCat("kernel ", into, ": merged kernel ", chosen[i], " (both feed %", out, ")"));
-    }
-    add_to(into, n);
-    std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
-    decisions_.push_back(absl::StrCat("kernel ", into, ": stores the parts of %", out, " (", node.op->name, ")"));
-  }
+  const uint32_t into = join(n, joinable(n, fits), node.operands[0]);
+  decisions_.push_back(absl::StrCat("kernel ", into, ": stores the parts of %", node.first_output, " over ",
+                                    shape_str(part)));
   units_[into].has_concat = true;
   units_[into].sibling_domains.insert(units_[into].sibling_domains.end(), node.operands.begin(),
                                       node.operands.end());

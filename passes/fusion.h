@@ -43,7 +43,14 @@
 //   element) even if the consumer broadcasts it (a scaled bias). An
 //   expensive producer that would run again for every broadcast point
 //   (exp of a bias row) is stored once instead.
-// - Not done yet: epilogue fusion into matmul.
+// - A concatenation (cat, stack) of operands of one shape joins the kernels
+//   computing its operands (or starts one over their shape): the kernel
+//   stores each operand into its part of the output, so a rotary embedding's
+//   two halves and their cat are one kernel. Its consumers run over the
+//   output's shape, in kernels of their own; parts of different shapes are
+//   an eager cat.
+// - Not done yet: epilogue fusion into matmul, gathers (index_select,
+//   embedding, nll_loss), padding and concatenation of unequal parts.
 #pragma once
 
 #include "passes/fusion_plan.h"
@@ -56,5 +63,11 @@ struct FusionOptions {
 };
 
 FusionPlan plan_fusion(const Program& p, const FusionOptions& options = {});
+
+// The most a value may cost per element (Lowering::cost summed over its
+// operators) to be computed again where it is read rather than stored: a
+// producer a consumer broadcasts, a live temporary a materialisation leaves
+// pending (lazy/carry_over.h).
+inline constexpr int kRecomputeCost = 4;
 
 }  // namespace lz::passes
