@@ -105,7 +105,16 @@ std::vector<ir::NodeId> copy_cones(const ir::Graph& src, std::span<const ir::Val
 }
 
 std::vector<ir::ValueId> Trace::values_to_leave_pending(std::span<const ir::ValueId> requested) {
-  if (requested.empty()) return {};
+  // Candidates first: live base tensors pending here that were not asked
+  // for. Usually there are none, and a sync pays for this scan only.
+  std::vector<ir::ValueId> candidates;
+  for (LazyTensorImpl* t : registry_) {
+    if (t->is_view() || t->has_group()) continue;  // views read their base's stored result
+    const LazyValue& v = t->own_value();
+    if (!v.pending() || v.trace.get() != this || v.epoch != epoch_) continue;
+    if (std::find(requested.begin(), requested.end(), v.id) == requested.end()) candidates.push_back(v.id);
+  }
+  if (candidates.empty() || requested.empty()) return {};
   // The nodes the requested values are computed from.
   std::vector<uint8_t> read(graph_.num_nodes(), 0);
   std::vector<ir::NodeId> stack;
@@ -119,13 +128,9 @@ std::vector<ir::ValueId> Trace::values_to_leave_pending(std::span<const ir::Valu
     read[n] = 1;
     for (ir::ValueId o : graph_.node(n).operands) stack.push_back(graph_.value(o).node);
   }
-  const absl::flat_hash_set<ir::ValueId> asked(requested.begin(), requested.end());
   std::vector<ir::ValueId> left;
-  for (LazyTensorImpl* t : registry_) {
-    if (t->is_view() || t->has_group()) continue;  // views read their base's stored result
-    const LazyValue& v = t->own_value();
-    if (!v.pending() || v.trace.get() != this || v.epoch != epoch_ || asked.contains(v.id)) continue;
-    if (read[graph_.value(v.id).node] && cheap_to_recompute(graph_, v.id, taken_back_)) left.push_back(v.id);
+  for (ir::ValueId v : candidates) {
+    if (read[graph_.value(v).node] && cheap_to_recompute(graph_, v, taken_back_)) left.push_back(v);
   }
   std::sort(left.begin(), left.end());
   left.erase(std::unique(left.begin(), left.end()), left.end());
