@@ -3,6 +3,10 @@
 // at compile time, so the per-point dtype dispatch is gone.
 #include "codegen_interp/batch_eval.h"
 
+#include <cstring>
+
+#include "core/error.h"
+
 namespace lz::codegen_interp::detail {
 
 namespace {
@@ -153,6 +157,29 @@ void scatter(T* base, const PointSet& ps, uint32_t a, const I* in, Cv cv) {
   }
 }
 
+// The element of dtype t at p, in its class.
+Value read_value(const char* p, ScalarType t) {
+  const auto get = [p](auto tag) {
+    decltype(tag) x;
+    std::memcpy(&x, p, sizeof x);
+    return x;
+  };
+  switch (t) {
+    case ScalarType::Bool: return of_int(get(bool{}) ? 1 : 0);
+    case ScalarType::Byte: return of_int(get(uint8_t{}));
+    case ScalarType::Char: return of_int(get(int8_t{}));
+    case ScalarType::Short: return of_int(get(int16_t{}));
+    case ScalarType::Int: return of_int(get(int32_t{}));
+    case ScalarType::Long: return of_int(get(int64_t{}));
+    case ScalarType::Half: return of_double(static_cast<float>(get(Half{})));
+    case ScalarType::BFloat16: return of_double(static_cast<float>(get(BFloat16{})));
+    case ScalarType::Float: return of_double(get(float{}));
+    case ScalarType::Double: return of_double(get(double{}));
+    default: break;
+  }
+  LZ_INTERNAL_ASSERT(false, "interpreter: gather of an unsupported dtype ", t);
+}
+
 // Reads access a's elements of dtype bt into a column of bt's class.
 void load_col(char* data, ScalarType bt, const PointSet& ps, uint32_t a, double* fd, int64_t* fi) {
   switch (bt) {
@@ -260,6 +287,30 @@ void convert_col(ScalarType from, const double* fd, const int64_t* fi, ScalarTyp
   }
 }
 
+// Gather e at every point of ps: access e.index's element at the point, its
+// gathered axis at the index column instead (IndexError outside the extent).
+void gather_col(const ExprPlan& e, const PointSet& ps, const int64_t* index, double* fd, int64_t* fi) {
+  const uint32_t a = e.index;
+  const int64_t* oo = ps.outer + a * ps.ostride;
+  const int64_t* io = ps.inner + a * ps.istride;
+  const size_t item = element_size(e.src);
+  for (int64_t k = 0, j = 0; k < ps.n_outer; ++k) {
+    for (int64_t i = 0; i < ps.per_outer; ++i, ++j) {
+      const int64_t at = index[j];
+      if (static_cast<uint64_t>(at) >= static_cast<uint64_t>(e.gather_extent)) {
+        LZ_FAIL(IndexError, "[gather] index ", at, " is out of bounds for a gathered axis of size ", e.gather_extent);
+      }
+      const char* p = e.data + (oo[k] + io[i] + at * e.gather_stride) * static_cast<int64_t>(item);
+      const Value v = read_value(p, e.src);
+      if (is_float(e.src)) {
+        fd[j] = v.d;
+      } else {
+        fi[j] = v.i;
+      }
+    }
+  }
+}
+
 void eval_expr(const std::vector<ExprPlan>& plans, uint32_t id, const PointSet& ps, const Value* reduced,
                uint32_t nred, const Columns& c) {
   const ExprPlan& e = plans[id];
@@ -275,6 +326,12 @@ void eval_expr(const std::vector<ExprPlan>& plans, uint32_t id, const PointSet& 
     case ScalarOp::Load: {
       if (e.src == e.t) return load_col(e.data, e.src, ps, e.index, fo, io);
       load_col(e.data, e.src, ps, e.index, c.fs(0), c.is(0));
+      return convert_col(e.src, c.fs(0), c.is(0), e.t, fo, io, n);
+    }
+    case ScalarOp::Gather: {
+      const int64_t* index = c.icol(opnd(0).slot);
+      if (e.src == e.t) return gather_col(e, ps, index, fo, io);
+      gather_col(e, ps, index, c.fs(0), c.is(0));
       return convert_col(e.src, c.fs(0), c.is(0), e.t, fo, io, n);
     }
     case ScalarOp::Constant: case ScalarOp::Param: case ScalarOp::ReduceCount:

@@ -135,6 +135,12 @@ class Interpreter {
           e.src = buffer_dtype(x.index);
           e.data = address0(x.index);
           break;
+        case ScalarOp::Gather:
+          e.src = buffer_dtype(x.index);
+          e.data = address0(x.index);
+          e.gather_stride = l_.accesses[x.index].gather_stride;
+          e.gather_extent = l_.accesses[x.index].gather_extent;
+          break;
         case ScalarOp::Reduced: e.src = k_.reductions[x.index].dtype; break;
         case ScalarOp::Constant:
           e.uniform = e.fp ? of_double(round_to(x.constant, e.t)) : of_int(wrap(x.iconstant, e.t));

@@ -296,6 +296,12 @@ bool CompiledKernel::use_column_streaming(const ir::KernelLaunch& launch, const 
 }
 
 void CompiledKernel::run(const ir::KernelLaunch& launch) const {
+  int64_t fault = 0;
+  run_bound(launch, &fault);
+  LZ_CHECK(fault == 0, IndexError, "[", k_.name, "] a gathered index is out of bounds");
+}
+
+void CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault) const {
   const size_t rank = k_.rank, num_access = k_.accesses.size();
   LZ_INTERNAL_ASSERT(launch.domain.size() == rank && launch.accesses.size() == num_access &&
                          launch.params.size() == k_.num_params,
@@ -356,7 +362,12 @@ void CompiledKernel::run(const ir::KernelLaunch& launch) const {
     }
   }
   absl::InlinedVector<char*, 8> data(num_access);
-  for (size_t a = 0; a < num_access; ++a) data[a] = static_cast<char*>(launch.accesses[a].data);
+  absl::InlinedVector<int64_t, 16> gathers(2 * num_access);
+  for (size_t a = 0; a < num_access; ++a) {
+    data[a] = static_cast<char*>(launch.accesses[a].data);
+    gathers[2 * a] = launch.accesses[a].gather_stride;
+    gathers[2 * a + 1] = launch.accesses[a].gather_extent;
+  }
   absl::InlinedVector<ParamSlot, 4> params(launch.params.size());
   for (size_t p = 0; p < params.size(); ++p) {
     const Scalar& s = launch.params[p];
@@ -374,6 +385,8 @@ void CompiledKernel::run(const ir::KernelLaunch& launch) const {
   args.data = data.data();
   args.params = params.data();
   args.inner_count = inner_count;
+  args.gathers = gathers.data();
+  args.fault = fault;
 
   if (tiled) {  // blocks of kTileRows rows
     const int64_t rows = outer_count / outer.back().size;

@@ -31,7 +31,8 @@ class CompiledKernel {
   ~CompiledKernel();
 
   // Runs the kernel with the semantics of ir/kernel_ir.h. Compiling a new
-  // variant can throw CompileFailure.
+  // variant can throw CompileFailure; a gathered index out of range throws
+  // IndexError after the kernel ran (the caller's reference run names it).
   void run(const ir::KernelLaunch& launch) const;
 
   // Tiered compilation: whether `launch` should run compiled code now. A
@@ -56,6 +57,8 @@ class CompiledKernel {
   struct Variant;
   const Variant& variant(const std::vector<StrideClass>& classes, bool streaming, bool cache_stages, bool split,
                          bool columns, const std::vector<bool>& transposed) const;
+  // run() without the gathered-index check: sets *fault when an index was out of range.
+  void run_bound(const ir::KernelLaunch& launch, int64_t* fault) const;
   bool use_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes, int64_t points) const;
   bool use_column_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes, int64_t points,
                             int64_t band, int64_t segment) const;

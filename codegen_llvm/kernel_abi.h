@@ -42,6 +42,10 @@ struct KernelArgs {
   // Per calling thread: inner_count * stage_cache_bytes_per_point(kernel)
   // bytes, for variants that keep values of one stage for later stages.
   char* scratch = nullptr;
+  // Per access: the stride and extent of its gathered axis (0 when not gathered).
+  const int64_t* gathers = nullptr;
+  // Set to non-zero by a gather whose index is outside [0, extent).
+  int64_t* fault = nullptr;
 };
 
 using RunFn = void (*)(const KernelArgs*, int64_t, int64_t);

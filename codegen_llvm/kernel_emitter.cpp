@@ -28,7 +28,8 @@ Emitter::Emitter(const ir::Kernel& k, const VariantSpec& spec, llvm::Module& m)
   auto* i64p = llvm::PointerType::getUnqual(i64_);
   auto* i8pp = llvm::PointerType::getUnqual(llvm::Type::getInt8PtrTy(c_));
   args_ty_ = llvm::StructType::create(
-      c_, {i64_, i64_, i64p, i64p, i8pp, llvm::PointerType::getUnqual(slot), i64_, llvm::Type::getInt8PtrTy(c_)},
+      c_, {i64_, i64_, i64p, i64p, i8pp, llvm::PointerType::getUnqual(slot), i64_, llvm::Type::getInt8PtrTy(c_), i64p,
+           i64p},
       "KernelArgs");
   slot_ty_ = slot;
   width_ = std::max(4u, spec.vector_bits / 32);
@@ -105,6 +106,18 @@ void Emitter::load_args(Value* args) {
   next_row_.assign(k_.accesses.size(), nullptr);
   Value* seg_axis = b_.CreateSub(rank_, b_.getInt64(1));
   Value* vector_axis = spec_.columns ? b_.CreateSub(num_outer_, b_.getInt64(1)) : seg_axis;
+  gather_stride_.assign(k_.accesses.size(), nullptr);
+  gather_extent_.assign(k_.accesses.size(), nullptr);
+  Value* gathers = nullptr;
+  for (uint32_t a = 0; a < k_.accesses.size(); ++a) {
+    if (!is_gathered(a)) continue;
+    if (gathers == nullptr) {
+      gathers = field(args, 8, llvm::PointerType::getUnqual(i64_));
+      fault_ = field(args, 9, llvm::PointerType::getUnqual(i64_));
+    }
+    gather_stride_[a] = b_.CreateLoad(i64_, b_.CreateGEP(i64_, gathers, b_.getInt64(2 * a)));
+    gather_extent_[a] = b_.CreateLoad(i64_, b_.CreateGEP(i64_, gathers, b_.getInt64(2 * a + 1)));
+  }
   for (uint32_t a = 0; a < k_.accesses.size(); ++a) {
     llvm::Type* mem = memory_type(c_, buffer_dtype(a));
     Value* raw = b_.CreateLoad(llvm::Type::getInt8PtrTy(c_),

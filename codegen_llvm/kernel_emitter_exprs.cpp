@@ -37,6 +37,33 @@ Value* Emitter::load(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j) {
   return ops.from_memory(raw, t);
 }
 
+// Memory of gathered access `a` at offset j of the segment, its gathered
+// axis at `index` (a value of the kernel's width): lanes whose index is
+// outside [0, extent) read nothing (0) and set KernelArgs::fault, so the
+// launch reports the error after the kernel, as eager's kernels do.
+Value* Emitter::gather(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j, Value* index) {
+  const ScalarType t = buffer_dtype(a);
+  llvm::Type* mem = memory_type(c_, t);
+  const unsigned w = ops.width();
+  const auto lanes = [&](Value* v) { return b_.CreateVectorSplat(w, v); };
+  if (w == 1) index = lanes(index);
+  Value* inside = b_.CreateICmpULT(index, lanes(gather_extent_[a]));
+  Value* offset = b_.CreateMul(b_.CreateSelect(inside, index, lanes(b_.getInt64(0))), lanes(gather_stride_[a]));
+  const bool one_row = w == 1 || spec_.classes[a] == StrideClass::Broadcast;
+  Value* rows = one_row ? lanes(element(ptrs, a, j)) : lane_pointers(ptrs, a, j, w);
+  auto* vt = llvm::FixedVectorType::get(mem, w);
+  Value* raw = b_.CreateMaskedGather(vt, b_.CreateGEP(mem, rows, offset),
+                                     llvm::Align(mem->getPrimitiveSizeInBits() / 8), inside,
+                                     llvm::Constant::getNullValue(vt));
+  // One conditional store per vector: the flag's cache line is written only on a fault.
+  auto* flag_t = llvm::FixedVectorType::get(i64_, 1);
+  Value* outside = b_.CreateVectorSplat(1, b_.CreateNot(b_.CreateAndReduce(inside)));
+  b_.CreateMaskedStore(b_.CreateVectorSplat(1, b_.getInt64(1)),
+                       b_.CreateBitCast(fault_, llvm::PointerType::getUnqual(flag_t)), llvm::Align(8), outside);
+  if (w == 1) raw = b_.CreateExtractElement(raw, uint64_t{0});
+  return ops.from_memory(raw, t);
+}
+
 Value* Emitter::element(const Ptrs& ptrs, uint32_t a, Value* j) {
   llvm::Type* mem = memory_type(c_, buffer_dtype(a));
   switch (spec_.classes[a]) {
@@ -116,6 +143,15 @@ Value* Emitter::Eval::compute(ExprId id) {
       v = ops.convert(em.load(ops, ptrs, e.index, j), bt, e.dtype);
       break;
     }
+    case ScalarOp::Gather: {
+      if (ops.width() > 1 && em.is_uniform(id)) {
+        v = ops.splat(scalar().get(id));
+        break;
+      }
+      const ScalarType bt = em.buffer_dtype(e.index);
+      v = ops.convert(em.gather(ops, ptrs, e.index, j, get(e.operands[0])), bt, e.dtype);
+      break;
+    }
     case ScalarOp::Constant: v = ops.constant(e); break;
     case ScalarOp::Param: case ScalarOp::ReduceCount: v = ops.splat(em.leaf_[id]); break;
     case ScalarOp::Reduced: {
@@ -160,6 +196,7 @@ bool Emitter::is_uniform(ExprId id) {
     for (size_t i = 0; i < k_.exprs.size(); ++i) {
       const ir::Expr& e = k_.exprs[i];
       if (e.op == ScalarOp::Load) uniform_[i] = spec_.classes[e.index] == StrideClass::Broadcast && !is_output(e.index);
+      if (e.op == ScalarOp::Gather) uniform_[i] = spec_.classes[e.index] == StrideClass::Broadcast;
       if (e.op == ScalarOp::Reduced && spec_.columns) uniform_[i] = 0;
       for (int o = 0; o < ir::arity(e.op); ++o) uniform_[i] &= uniform_[e.operands[o]];
     }

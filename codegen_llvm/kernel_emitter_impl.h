@@ -51,9 +51,11 @@ class Emitter {
   // ---- Expressions (kernel_emitter_exprs.cpp) ------------------------------
   ScalarType buffer_dtype(uint32_t access) const { return k_.buffers[k_.accesses[access].buffer].dtype; }
   bool is_output(uint32_t access) const { return k_.buffers[k_.accesses[access].buffer].output; }
+  bool is_gathered(uint32_t access) const { return k_.accesses[access].gathered(); }
 
   Value* load(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j);
   Value* element(const Ptrs& ptrs, uint32_t a, Value* j);
+  Value* gather(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j, Value* index);
   Value* lane_pointers(const Ptrs& ptrs, uint32_t a, Value* j, unsigned w);
   void store(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j, Value* v, bool aligned = false);
 
@@ -139,6 +141,8 @@ class Emitter {
   Value* seg_first_ = nullptr;   // the inner index of the current segment's first point
   std::vector<Value*> leaf_;     // per expression: Param / ReduceCount values (scalars)
   std::vector<Value*> reduced_;  // per reduction: its value at the current outer point
+  Ptrs gather_stride_, gather_extent_;  // per gathered access: its gathered axis (else null)
+  Value* fault_ = nullptr;              // KernelArgs::fault, when the kernel gathers
 };
 
 }  // namespace lz::codegen_llvm::detail

@@ -43,7 +43,7 @@ struct Emitter::Hoist {
   Hoist(Emitter& e, const Ptrs& ptrs) : em(e) {
     em.hoisted_.assign(em.base_.size(), nullptr);
     for (uint32_t a = 0; a < em.base_.size(); ++a) {
-      if (em.spec_.classes[a] != StrideClass::Broadcast || em.is_output(a)) continue;
+      if (em.spec_.classes[a] != StrideClass::Broadcast || em.is_output(a) || em.is_gathered(a)) continue;
       llvm::Type* mem = memory_type(em.c_, em.buffer_dtype(a));
       em.hoisted_[a] = em.b_.CreateAlignedLoad(mem, ptrs[a], llvm::Align(mem->getPrimitiveSizeInBits() / 8));
     }

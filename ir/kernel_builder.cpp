@@ -23,6 +23,13 @@ std::string expr_key(const Expr& e) {
 
 }  // namespace
 
+bool Access::gathered() const {
+  for (const ViewStep& v : views) {
+    if (v.kind == ViewStep::Kind::Gathered) return true;
+  }
+  return false;
+}
+
 std::string key_of(const std::vector<ViewStep>& views) {
   std::string key;
   for (const ViewStep& v : views) {
@@ -43,6 +50,15 @@ ExprId KernelBuilder::load(uint32_t access, ScalarType dtype) {
   e.op = ScalarOp::Load;
   e.dtype = dtype;
   e.index = access;
+  return add(e);
+}
+
+ExprId KernelBuilder::gather(uint32_t access, ExprId index, ScalarType dtype) {
+  Expr e;
+  e.op = ScalarOp::Gather;
+  e.dtype = dtype;
+  e.index = access;
+  e.operands[0] = index;
   return add(e);
 }
 

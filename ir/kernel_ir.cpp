@@ -25,6 +25,7 @@ std::string_view to_string(ViewStep::Kind kind) {
     case ViewStep::Kind::Squeeze: return "squeeze";
     case ViewStep::Kind::AsStrided: return "as_strided";
     case ViewStep::Kind::Chunk: return "chunk";
+    case ViewStep::Kind::Gathered: return "gathered";
   }
   return "?";
 }
@@ -119,6 +120,7 @@ class KernelVerifier {
   // runtime sizes): the result must have the domain's rank.
   void check_views(size_t a, const Access& acc) {
     int64_t rank = k_.buffers[acc.buffer].rank;  // -1: unknown
+    int gathered_steps = 0;
     auto dim_ok = [](int64_t d, int64_t r) { return r < 0 || (d >= -r && d < r); };
     for (size_t s = 0; s < acc.views.size(); ++s) {
       const ViewStep& v = acc.views[s];
@@ -170,6 +172,11 @@ class KernelVerifier {
           else if (!dim_ok(v.ints[0], rank)) bad("dim out of range");
           else if (v.ints[1] <= 0 || v.ints[2] < 0 || v.ints[2] >= v.ints[1]) bad("index out of range of count");
           break;
+        case ViewStep::Kind::Gathered:
+          if (n != 1) bad("needs one dim");
+          else if (!dim_ok(v.ints[0], rank)) bad("dim out of range");
+          if (++gathered_steps > 1) bad("a second gathered step");
+          break;
         default: bad("unknown kind"); break;
       }
     }
@@ -218,7 +225,22 @@ class KernelVerifier {
     const auto name = to_string(e.op);
     switch (e.op) {
       case ScalarOp::Load:
-        if (e.index >= k_.accesses.size()) fail("e", i, ": load of a", e.index, " out of range");
+        if (e.index >= k_.accesses.size()) {
+          fail("e", i, ": load of a", e.index, " out of range");
+        } else if (k_.accesses[e.index].gathered()) {
+          fail("e", i, ": load of gathered a", e.index, " (only gather reads it)");
+        }
+        return;
+      case ScalarOp::Gather:
+        if (e.index >= k_.accesses.size()) {
+          fail("e", i, ": gather of a", e.index, " out of range");
+        } else if (!k_.accesses[e.index].gathered()) {
+          fail("e", i, ": gather of a", e.index, ", which is not a gathered access");
+        } else if (const uint32_t b = k_.accesses[e.index].buffer; b < k_.buffers.size() && k_.buffers[b].output) {
+          fail("e", i, ": gather of output a", e.index);
+        }
+        if (operand_dtype(e, 0) != ScalarType::Long) fail("e", i, ": gather index must be i64");
+        if (!is_floating_point(e.dtype) && !is_integral(e.dtype, true)) fail("e", i, ": gather has an invalid dtype");
         return;
       case ScalarOp::Constant:
         if (!is_floating_point(e.dtype) && !constant_fits(e.iconstant, e.dtype)) {
@@ -300,6 +322,8 @@ class KernelVerifier {
         fail("store ", s, ": access a", st.access, " out of range");
       } else if (const uint32_t b = k_.accesses[st.access].buffer; b < k_.buffers.size() && !k_.buffers[b].output) {
         fail("store ", s, ": a", st.access, " writes input buffer ", b);
+      } else if (k_.accesses[st.access].gathered()) {
+        fail("store ", s, ": a", st.access, " is a gathered access");
       }
     }
     for (size_t b = 0; b < k_.buffers.size(); ++b) {
@@ -451,6 +475,7 @@ void print_expr(std::string& out, const Kernel& k, size_t i) {
   out += to_string(e.op);
   switch (e.op) {
     case ScalarOp::Load: out += " a" + std::to_string(e.index); return;
+    case ScalarOp::Gather: out += " a" + std::to_string(e.index) + " at e" + std::to_string(e.operands[0]); return;
     case ScalarOp::Param: out += " p" + std::to_string(e.index); return;
     case ScalarOp::Reduced: out += " r" + std::to_string(e.index); return;
     case ScalarOp::ReduceCount: return;

@@ -67,7 +67,7 @@ struct Expr {
   ScalarOp op = ScalarOp::Constant;
   ScalarType dtype = ScalarType::Float;
   ExprId operands[3] = {0, 0, 0};
-  uint32_t index = 0;  // Load: access; Param: parameter; Reduced: reduction
+  uint32_t index = 0;  // Load, Gather: access; Param: parameter; Reduced: reduction
   double constant = 0; // Constant of a floating dtype
   int64_t iconstant = 0;  // Constant of an integral or bool dtype
 };
@@ -87,6 +87,8 @@ struct ViewStep {
     AsStrided,    // ints = n, sizes[n], strides[n], offset (offset from the contiguous base)
     Chunk,        // ints = dim, count, index: the index-th of count equal parts along dim
                   // (where a concatenation stores an operand; the size decides the part's bounds)
+    Gathered,     // ints = dim: the dim a Gather's index walks becomes size 1, stride 0 (the
+                  // launch keeps its extent and stride for the Gather); later steps see the rest
   };
   static constexpr int64_t kNoBound = INT64_MIN;
   Kind kind = Kind::Permute;
@@ -104,9 +106,15 @@ struct KernelBuffer {
   bool output = false;  // written by the kernel (a new contiguous tensor)
 };
 
+// A gathered access has one Gathered step: it is read only by Gather
+// expressions, which add index * (the gathered dim's stride) to the point's
+// address after checking the index against the dim's extent (an index
+// outside [0, extent) is an error the launch reports after the kernel, as
+// eager's kernels do).
 struct Access {
   uint32_t buffer = 0;
   std::vector<ViewStep> views;  // buffer tensor -> tensor aligned to the domain
+  bool gathered() const;
   bool operator==(const Access&) const = default;
 };
 
@@ -164,6 +172,7 @@ class KernelBuilder {
   ExprId param(uint32_t index, ScalarType dtype);
   ExprId reduce_count(ScalarType dtype);
   ExprId reduced(uint32_t reduction);
+  ExprId gather(uint32_t access, ExprId index, ScalarType dtype);
   ExprId unary(ScalarOp op, ExprId a, ScalarType dtype);
   ExprId cast(ExprId a, ScalarType dtype);  // a itself when already of dtype
   ExprId binary(ScalarOp op, ExprId a, ExprId b, ScalarType dtype);

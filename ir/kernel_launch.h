@@ -13,9 +13,14 @@ namespace lz::ir {
 // One access bound to memory: the address of the element at domain index
 // (0, ..., 0) and, per domain axis, the stride in elements (0 where the
 // access broadcasts along that axis, and on reduction axes for reduced stores).
+// A gathered access (ir::Access::gathered) records its Gathered step's dim:
+// the Gather reading it adds index * gather_stride after checking the index
+// against gather_extent.
 struct BoundAccess {
   void* data = nullptr;
   std::vector<int64_t> strides;
+  int64_t gather_stride = 0;
+  int64_t gather_extent = 0;
 };
 
 struct KernelLaunch {

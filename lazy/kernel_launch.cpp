@@ -1,11 +1,13 @@
 #include "lazy/kernel_launch.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <mutex>
 
 #include "codegen_interp/kernel_interpreter.h"
 #include "core/error.h"
+#include "core/tensor_impl.h"
 #include "lazy/code_generators.h"
 #include "lazy/config.h"
 #include "lazy/metrics.h"
@@ -14,14 +16,37 @@ namespace lz::lazy {
 
 namespace {
 
-Tensor apply_view(const Tensor& t, const ir::ViewStep& s, std::span<const SizeVec> shapes) {
+// The Gathered step: dim d becomes size 1, stride 0 (a view of the same
+// storage even when d is empty: a Gather reads nothing then, every index
+// being out of range); *gathered gets d's extent and stride.
+Tensor gathered_view(const Tensor& t, int64_t d, ir::BoundAccess* gathered) {
+  gathered->gather_extent = t.size(d);
+  gathered->gather_stride = t.stride(d);
+  SizeVec sizes(t.sizes().begin(), t.sizes().end());
+  SizeVec strides(t.strides().begin(), t.strides().end());
+  sizes[d] = 1;
+  strides[d] = 0;
+  return Tensor(make_intrusive<TensorImpl>(*t.unsafe_get_impl(), sizes, strides, t.storage_offset()));
+}
+
+// A Reshape after a Gathered step must stay a view: a copy would lose the
+// storage the gathered dim's stride walks.
+Tensor gathered_reshape(const Tensor& t, IntArrayRef sizes) {
+  Tensor r = t.reshape(sizes);
+  LZ_CHECK(r.unsafe_get_impl()->storage().get() == t.unsafe_get_impl()->storage().get(), NotImplementedError, "a gathered access of shape ", shape_str(t.sizes()),
+           " cannot be reshaped to ", shape_str(sizes), " without a copy");
+  return r;
+}
+
+Tensor apply_view(const Tensor& t, const ir::ViewStep& s, std::span<const SizeVec> shapes,
+                  ir::BoundAccess* gathered) {
   using K = ir::ViewStep::Kind;
   const auto& v = s.ints;
   switch (s.kind) {
     case K::Permute: return t.permute(v);
     case K::Expand: return t.expand(v);
     case K::ExpandTo: return t.expand(shapes[static_cast<size_t>(v[0])]);
-    case K::Reshape: return t.reshape(v);
+    case K::Reshape: return gathered->gather_extent >= 0 ? gathered_reshape(t, v) : t.reshape(v);
     case K::Slice: {
       const auto bound = [](int64_t b) {
         return b == ir::ViewStep::kNoBound ? std::nullopt : std::optional<int64_t>(b);
@@ -33,6 +58,7 @@ Tensor apply_view(const Tensor& t, const ir::ViewStep& s, std::span<const SizeVe
     case K::Squeeze: return v.empty() ? t.squeeze() : t.squeeze(v[0]);
     case K::AsStrided: {
       // A lazy as_strided addresses its base as contiguous, from element 0.
+      LZ_CHECK(gathered->gather_extent < 0, NotImplementedError, "as_strided of a gathered access");
       const size_t n = static_cast<size_t>(v[0]);
       const IntArrayRef sizes(v.data() + 1, n);
       const IntArrayRef strides(v.data() + 1 + n, n);
@@ -46,6 +72,7 @@ Tensor apply_view(const Tensor& t, const ir::ViewStep& s, std::span<const SizeVe
       const int64_t part = extent / v[1];
       return t.slice(v[0], v[2] * part, (v[2] + 1) * part);
     }
+    case K::Gathered: return gathered_view(t, v[0] < 0 ? v[0] + t.dim() : v[0], gathered);
   }
   LZ_INTERNAL_ASSERT(false, "unknown view step");
 }
@@ -110,8 +137,12 @@ void launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const 
   viewed.reserve(k.accesses.size());
   for (uint32_t a = 0; a < k.accesses.size(); ++a) {
     Tensor t = buffers[k.accesses[a].buffer];
-    for (const ir::ViewStep& step : k.accesses[a].views) t = apply_view(t, step, shapes);
+    ir::BoundAccess gathered;
+    gathered.gather_extent = -1;  // until a Gathered step
+    for (const ir::ViewStep& step : k.accesses[a].views) t = apply_view(t, step, shapes, &gathered);
     launch.accesses.push_back(bind_access(k, a, t, domain, reduced[a]));
+    launch.accesses.back().gather_extent = std::max<int64_t>(0, gathered.gather_extent);
+    launch.accesses.back().gather_stride = gathered.gather_stride;
     viewed.push_back(std::move(t));
   }
   launch.params = std::move(params);

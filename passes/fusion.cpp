@@ -52,6 +52,12 @@ class Planner {
     return v;
   }
   bool through_views(ir::ValueId v) const { return source(v) != v; }
+  // Whether node `n` gathers from a value unit `u` computes (it must load it).
+  bool gathered_by(ir::NodeId n, uint32_t u) {
+    const Lowering* l = lowering_[n];
+    return l != nullptr && l->kind == Lowering::Kind::Gather &&
+           unit_of_value(g_.node(n).operands[l->gathered_operand]) == u;
+  }
   // The unit producing `v` (views looked through); kNone for graph inputs.
   uint32_t unit_of_value(ir::ValueId v) {
     const ir::NodeId n = g_.value(source(v)).node;
@@ -178,6 +184,10 @@ int Planner::fit(uint32_t u, ir::NodeId n) {
                        (is_reduced_shape(out, domain, k.reduce_axes, false) ||
                         is_reduced_shape(out, domain, k.reduce_axes, true));
   if (!full_domain && !reduced) return 0;
+  // A gather runs over its own output's points and loads the operand it gathers from.
+  if (lowering_[n] != nullptr && lowering_[n]->kind == Lowering::Kind::Gather && (!full_domain || gathered_by(n, u))) {
+    return 0;
+  }
   // Operands from this unit must line up with the domain point by point.
   for (ir::ValueId o : g_.node(n).operands) {
     if (unit_of_value(o) != u) continue;
@@ -232,7 +242,10 @@ void Planner::plan_pointwise(ir::NodeId n) {
   std::vector<uint32_t> absorbed;
   for (ir::ValueId o : g_.node(n).operands) {
     const uint32_t u = unit_of_value(o);
-    if (u == ir::kNone || !units_[u].kernel || units_[u].has_reduction || units_[u].has_concat) continue;
+    if (u == ir::kNone || !units_[u].kernel || units_[u].has_reduction || units_[u].has_concat ||
+        gathered_by(n, u)) {
+      continue;
+    }
     if (std::find(chosen.begin(), chosen.end(), u) != chosen.end()) continue;
     if (std::find(absorbed.begin(), absorbed.end(), u) != absorbed.end()) continue;
     if (!only_read_by(u, n) || full(u)) continue;

@@ -137,6 +137,7 @@ class GroupLowering {
   uint32_t shape_ref(ir::ValueId v);
   Chain alignment(ir::ValueId v) const;
   uint32_t buffer(ir::ValueId v, bool output);
+  uint32_t gathered_access(ir::ValueId v, Chain chain);
   bool store_parts(ir::ValueId v);
 
   const ir::Graph& g_;
@@ -157,6 +158,22 @@ class GroupLowering::Context final : public LowerContext {
       : LowerContext(l.g_, n, l.b_), l_(l), chain_(chain), reduction_(reduction) {}
   ir::ExprId reduce(ir::ReduceOp op, ir::ExprId input, ScalarType dtype) override {
     return builder().reduced(builder().add_reduction(op, input, dtype));
+  }
+  ir::ExprId gathered(uint32_t k, int64_t axis, ir::ExprId index, ScalarType dtype) override {
+    const ir::ValueId out = node().first_output;
+    Chain c{ir::ViewStep{ir::ViewStep::Kind::Gathered, {axis}},
+            ir::ViewStep{ir::ViewStep::Kind::ExpandTo, {l_.shape_ref(out)}}};
+    c.insert(c.end(), chain_.begin(), chain_.end());
+    return builder().gather(l_.gathered_access(node().operands.at(k), c), index, dtype);
+  }
+  ir::ExprId along(uint32_t k, int64_t axis, ScalarType dtype) override {
+    const ir::ValueId out = node().first_output;
+    std::vector<int64_t> sizes(l_.shape(out).size(), 1);
+    sizes.at(static_cast<size_t>(axis)) = -1;
+    Chain c{ir::ViewStep{ir::ViewStep::Kind::Reshape, std::move(sizes)},
+            ir::ViewStep{ir::ViewStep::Kind::ExpandTo, {l_.shape_ref(out)}}};
+    c.insert(c.end(), chain_.begin(), chain_.end());
+    return builder().cast(l_.value_expr(node().operands.at(k), c), dtype);
   }
 
  protected:
@@ -255,6 +272,22 @@ ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
   }
   memo_.emplace(key, e);
   return e;
+}
+
+// The access reading loaded value `v` under `chain` (which holds a
+// Gathered step); v's views outside the group become steps, as for a load.
+uint32_t GroupLowering::gathered_access(ir::ValueId v, Chain chain) {
+  for (;;) {
+    const ir::Node& n = g_.producer(v);
+    if (n.is_input() || in_group_[g_.value(v).node] || !n.op->tags.has(Tag::View)) break;
+    const std::optional<ir::ViewStep> step = view_step_of(g_, n);
+    if (!step) break;
+    chain.insert(chain.begin(), *step);
+    v = n.operands[0];
+  }
+  LZ_INTERNAL_ASSERT(g_.producer(v).is_input() || !in_group_[g_.value(v).node], "gathered %", v,
+                     " is computed inside its kernel");
+  return b_.add_access(ir::Access{buffer(v, false), std::move(chain)});
 }
 
 // A concatenation's output `v` is stored part by part: each operand, over

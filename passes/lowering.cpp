@@ -141,6 +141,7 @@ const LoweringTable& lowering_table() {
     detail::add_pointwise_lowerings(t);
     detail::add_reduction_lowerings(t);
     detail::add_concat_lowerings(t);
+    detail::add_gather_lowerings(t);
     return t;
   }();
   return t;

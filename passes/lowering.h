@@ -57,6 +57,14 @@ class LowerContext {
   // value (constant over the inner points).
   virtual ir::ExprId reduce(ir::ReduceOp op, ir::ExprId input, ScalarType dtype) = 0;
 
+  // Gathers (Lowering::Kind::Gather). Tensor operand `operand` (loaded, never
+  // computed in the kernel) at the current point, its dim `axis` at the
+  // int64 expression `index` instead of the point's coordinate, in `dtype`.
+  virtual ir::ExprId gathered(uint32_t operand, int64_t axis, ir::ExprId index, ScalarType dtype) = 0;
+  // Tensor operand `operand`, of at most one dimension, at the current
+  // point's coordinate along output dim `axis`, converted to `dtype`.
+  virtual ir::ExprId along(uint32_t operand, int64_t axis, ScalarType dtype) = 0;
+
  protected:
   virtual ir::ExprId operand_at_point(uint32_t operand) = 0;
 
@@ -81,7 +89,11 @@ struct Lowering {
   // kernel runs over an operand's shape and stores each operand through the
   // view `part` of the output (lower_group.cpp), so nothing in the kernel
   // reads the output itself.
-  enum class Kind : uint8_t { Pointwise, Reduction, Concat };
+  //
+  // Gather: pointwise, except that operand `gathered_operand` is read at an
+  // index computed from the others (LowerContext::gathered), so it is
+  // loaded, never computed in the kernel.
+  enum class Kind : uint8_t { Pointwise, Reduction, Concat, Gather };
   Kind kind = Kind::Pointwise;
   // Relative cost per element, for the recompute rule of the planner: the
   // cost of its costliest scalar operation (ir/scalar_ops.def).
@@ -98,6 +110,8 @@ struct Lowering {
   // operand `operand` (the step must not depend on sizes the graph does
   // not fix: an executable serves every size of its graph).
   ir::ViewStep (*part)(const ir::Graph& g, const ir::Node& n, uint32_t operand) = nullptr;
+  // Gathers: the operand read at computed indices.
+  uint32_t gathered_operand = 0;
 };
 
 // The lowerings, indexed by OpId: each declared operator has a lowering, an
@@ -135,10 +149,11 @@ namespace detail {
 uint32_t shared_argument(std::initializer_list<OpId> ops, std::string_view name);
 
 // The entries, one function per family (lowering_pointwise.cpp,
-// lowering_reduction.cpp, lowering_concat.cpp).
+// lowering_reduction.cpp, lowering_concat.cpp, lowering_gather.cpp).
 void add_pointwise_lowerings(LoweringTable& table);
 void add_reduction_lowerings(LoweringTable& table);
 void add_concat_lowerings(LoweringTable& table);
+void add_gather_lowerings(LoweringTable& table);
 }  // namespace detail
 
 }  // namespace lz::passes

@@ -380,3 +380,58 @@ TEST_CASE("kernel ir: print_kernel text form", "[kernel]") {
   CHECK(print_kernel(bad).find("access a0 = ?b9") != std::string::npos);
   CHECK(print_kernel(bad).find("store ?7") != std::string::npos);
 }
+
+namespace {
+
+// out[i, j] = in0[in1[i], j]: in0 gathered along dim 0.
+Kernel gather_rows_kernel() {
+  Kernel k;
+  k.name = "gather_rows";
+  k.rank = 2;
+  k.num_shape_refs = 1;
+  KernelBuilder b(&k);
+  const uint32_t table = b.add_access(
+      {b.add_buffer(ScalarType::Float, 2, false), {{ViewStep::Kind::Gathered, {0}}, {ViewStep::Kind::ExpandTo, {0}}}});
+  const uint32_t index = b.add_access({b.add_buffer(ScalarType::Long, 1, false),
+                                       {{ViewStep::Kind::Reshape, {-1, 1}}, {ViewStep::Kind::ExpandTo, {0}}}});
+  const uint32_t out = b.add_access({b.add_buffer(ScalarType::Float, 2, true), {}});
+  b.add_store(out, b.gather(table, b.load(index, ScalarType::Long), ScalarType::Float), false);
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("kernel ir: gathers verify, print and interpret", "[kernel]") {
+  Kernel k = gather_rows_kernel();
+  REQUIRE(verify_kernel(k) == "");
+  const std::string text = print_kernel(k);
+  CHECK(text.find("gathered(0), expand_to(s0)") != std::string::npos);
+  CHECK(text.find("gather a0 at e0") != std::string::npos);
+
+  Kernel bad = gather_rows_kernel();
+  bad.exprs[1].index = 1;
+  check_rejects(bad, "which is not a gathered access");
+  bad = gather_rows_kernel();
+  bad.exprs[0].dtype = ScalarType::Int;
+  check_rejects(bad, "gather index must be i64");
+  bad = gather_rows_kernel();
+  bad.accesses[0].views.insert(bad.accesses[0].views.begin(), ViewStep{ViewStep::Kind::Gathered, {1}});
+  check_rejects(bad, "a second gathered step");
+  bad = gather_rows_kernel();
+  bad.exprs[1].op = ScalarOp::Load;
+  check_rejects(bad, "load of gathered a0");
+
+  // Rows 2, 0, 2 of a 3 x 2 table; the gathered dim has stride 2, extent 3.
+  std::vector<float> table{0, 1, 10, 11, 20, 21};
+  std::vector<int64_t> index{2, 0, 2};
+  std::vector<float> out(6, -1);
+  codegen_interp::KernelLaunch launch{{3, 2}, {bind(table, {0, 1}), bind(index, {1, 0}), bind(out, {2, 1})}, {}};
+  launch.accesses[0].gather_stride = 2;
+  launch.accesses[0].gather_extent = 3;
+  codegen_interp::run_kernel(k, launch);
+  CHECK(out == std::vector<float>{20, 21, 0, 1, 20, 21});
+  index[1] = 3;
+  CHECK_THROWS_AS(codegen_interp::run_kernel(k, launch), IndexError);
+  index[1] = -1;
+  CHECK_THROWS_AS(codegen_interp::run_kernel(k, launch), IndexError);
+}
