@@ -25,6 +25,8 @@ struct Unit {
   bool has_reduction = false;
   uint64_t reduce_axes = 0;
   bool has_concat = false;
+  // Its gathers check every index only when all of their points are computed.
+  bool has_gather = false;
   std::vector<ir::NodeId> nodes;
   // Values whose sizes must equal domain_value's for the kernel to be right
   // (it runs over domain_value's): merged independent siblings' domains,
@@ -52,6 +54,25 @@ class Planner {
     return v;
   }
   bool through_views(ir::ValueId v) const { return source(v) != v; }
+  // Whether the folded views taking source(v) to v keep every element (no
+  // slice, select or as_strided): a unit recomputed at v's points then
+  // still computes each of its points, so its gathers check every index.
+  bool keeps_every_element(ir::ValueId v) const {
+    while (role_[g_.value(v).node] == Role::View) {
+      const ir::Node& n = g_.producer(v);
+      const std::optional<ir::ViewStep> step = view_step_of(g_, n);
+      if (!step || step->kind == ir::ViewStep::Kind::Slice || step->kind == ir::ViewStep::Kind::Select ||
+          step->kind == ir::ViewStep::Kind::AsStrided) {
+        return false;
+      }
+      v = n.operands[0];
+    }
+    return true;
+  }
+  // Whether `n` may recompute unit `u` at the points it reads of `o` (through views).
+  bool recomputable_at_views(uint32_t u, ir::ValueId o) const {
+    return !units_[u].has_reduction && (!units_[u].has_gather || keeps_every_element(o));
+  }
   // Whether node `n` gathers from a value unit `u` computes (it must load it).
   bool gathered_by(ir::NodeId n, uint32_t u) {
     const Lowering* l = lowering_[n];
@@ -129,6 +150,7 @@ uint32_t Planner::new_unit(bool kernel, ir::NodeId n) {
 void Planner::add_to(uint32_t u, ir::NodeId n) {
   unit_[n] = u;
   units_[u].nodes.push_back(n);
+  if (lowering_[n] != nullptr && lowering_[n]->kind == Lowering::Kind::Gather) units_[u].has_gather = true;
   for (ir::ValueId o : g_.node(n).operands) {
     const uint32_t d = unit_of_value(o);
     if (d != ir::kNone && d != u) units_[u].deps.insert(d);
@@ -202,7 +224,7 @@ int Planner::fit(uint32_t u, ir::NodeId n) {
     if (src_full) {
       // A full value read through views is recomputed at the viewed index:
       // only sound while no reduction feeds it, and worth it when cheap.
-      if (through_views(o) && (k.has_reduction || cost_of(u) > kRecomputeCost)) return 0;
+      if (through_views(o) && (!recomputable_at_views(u, o) || cost_of(u) > kRecomputeCost)) return 0;
       continue;
     }
     // A reduced value broadcast over the full domain must keep its dims.
@@ -243,7 +265,7 @@ void Planner::plan_pointwise(ir::NodeId n) {
   for (ir::ValueId o : g_.node(n).operands) {
     const uint32_t u = unit_of_value(o);
     if (u == ir::kNone || !units_[u].kernel || units_[u].has_reduction || units_[u].has_concat ||
-        gathered_by(n, u)) {
+        gathered_by(n, u) || !recomputable_at_views(u, o)) {
       continue;
     }
     if (std::find(chosen.begin(), chosen.end(), u) != chosen.end()) continue;
@@ -331,6 +353,7 @@ void Planner::merge_into(uint32_t into, uint32_t from_id) {
   for (uint32_t d : from.deps) to.deps.insert(d);
   to.sibling_domains.insert(to.sibling_domains.end(), from.sibling_domains.begin(), from.sibling_domains.end());
   to.has_concat |= from.has_concat;
+  to.has_gather |= from.has_gather;
   if (from.has_reduction) {
     to.has_reduction = true;
     to.reduce_axes = from.reduce_axes;
@@ -400,7 +423,7 @@ void Planner::plan_concat(ir::NodeId n) {
     const uint32_t u = unit_of_value(o);
     if (u == ir::kNone || !units_[u].kernel || full(u) || shape(units_[u].domain_value) != part) continue;
     if (is_concat(o) || shape(source(o)) != part) continue;
-    if (through_views(o) && (units_[u].has_reduction || cost_of(u) > kRecomputeCost)) continue;
+    if (through_views(o) && (!recomputable_at_views(u, o) || cost_of(u) > kRecomputeCost)) continue;
     fits.push_back(u);
   }
   std::sort(fits.begin(), fits.end());

@@ -138,9 +138,21 @@ TEST_CASE("gathers: an index out of range raises eager's IndexError", "[lazy][fu
       CHECK(lazy == eager);
     }
   }
+  // Only a slice of the result is read, or none of it: every index is still checked.
+  const Tensor x = lz::randn({5, 3});
+  const Tensor idx = long_tensor({0, 9});
+  const std::string eager = message_of<lz::IndexError>([&] { (void)lz::index_select(x, 0, idx); });
+  CHECK(message_of<lz::IndexError>([&] {
+          Tensor y = lz::index_select(x.to_lazy(), 0, idx.to_lazy()).slice(0, 0, 1) * 2;
+          (void)y.to_eager();
+        }) == eager);
+  CHECK(message_of<lz::IndexError>([&] {
+          Tensor y = lz::index_select(x.to_lazy().slice(1, 0, 0), 0, idx.to_lazy()) * 2;
+          (void)y.to_eager();
+        }) == eager);
   fresh_start();
   // The trace is usable afterwards.
-  const Tensor x = lz::randn({3, 2});
-  check_same(lz::index_select(x.to_lazy(), 0, long_tensor({2}).to_lazy()) + 1,
-             lz::index_select(x, 0, long_tensor({2})) + 1);
+  const Tensor z = lz::randn({3, 2});
+  check_same(lz::index_select(z.to_lazy(), 0, long_tensor({2}).to_lazy()) + 1,
+             lz::index_select(z, 0, long_tensor({2})) + 1);
 }
