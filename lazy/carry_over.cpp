@@ -43,7 +43,8 @@ int recompute_cost(const ir::Graph& g, const ir::Node& n) {
   if (n.op->tags.has(Tag::View)) return passes::view_step_of(g, n).has_value() ? 0 : -1;
   std::string why_not;
   const passes::Lowering* l = passes::find_lowering(g, n, &why_not);
-  return l != nullptr && l->kind == passes::Lowering::Kind::Pointwise ? l->cost : -1;
+  // Gathers may fail on their indices: they run where they were traced.
+  return l != nullptr && l->kind == passes::Lowering::Kind::Pointwise && l->gathered_operands == 0 ? l->cost : -1;
 }
 
 }  // namespace

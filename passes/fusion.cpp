@@ -54,6 +54,14 @@ class Planner {
     return v;
   }
   bool through_views(ir::ValueId v) const { return source(v) != v; }
+  // Whether a node or the program reads an output of `n` after its first.
+  bool reads_later_outputs(ir::NodeId n) const {
+    const ir::Node& node = g_.node(n);
+    for (uint32_t k = 1; k < node.num_outputs; ++k) {
+      if (!readers_[node.first_output + k].empty() || program_output_[node.first_output + k]) return true;
+    }
+    return false;
+  }
   // Whether the folded views taking source(v) to v keep every element (no
   // slice, select or as_strided): a unit recomputed at v's points then
   // still computes each of its points, so its gathers check every index.
@@ -76,8 +84,12 @@ class Planner {
   // Whether node `n` gathers from a value unit `u` computes (it must load it).
   bool gathered_by(ir::NodeId n, uint32_t u) {
     const Lowering* l = lowering_[n];
-    return l != nullptr && l->kind == Lowering::Kind::Gather &&
-           unit_of_value(g_.node(n).operands[l->gathered_operand]) == u;
+    if (l == nullptr) return false;
+    const auto& operands = g_.node(n).operands;
+    for (size_t k = 0; k < operands.size(); ++k) {
+      if (((l->gathered_operands >> k) & 1) && unit_of_value(operands[k]) == u) return true;
+    }
+    return false;
   }
   // The unit producing `v` (views looked through); kNone for graph inputs.
   uint32_t unit_of_value(ir::ValueId v) {
@@ -150,7 +162,7 @@ uint32_t Planner::new_unit(bool kernel, ir::NodeId n) {
 void Planner::add_to(uint32_t u, ir::NodeId n) {
   unit_[n] = u;
   units_[u].nodes.push_back(n);
-  if (lowering_[n] != nullptr && lowering_[n]->kind == Lowering::Kind::Gather) units_[u].has_gather = true;
+  if (lowering_[n] != nullptr && lowering_[n]->gathered_operands != 0) units_[u].has_gather = true;
   for (ir::ValueId o : g_.node(n).operands) {
     const uint32_t d = unit_of_value(o);
     if (d != ir::kNone && d != u) units_[u].deps.insert(d);
@@ -207,7 +219,7 @@ int Planner::fit(uint32_t u, ir::NodeId n) {
                         is_reduced_shape(out, domain, k.reduce_axes, true));
   if (!full_domain && !reduced) return 0;
   // A gather runs over its own output's points and loads the operand it gathers from.
-  if (lowering_[n] != nullptr && lowering_[n]->kind == Lowering::Kind::Gather && (!full_domain || gathered_by(n, u))) {
+  if (lowering_[n] != nullptr && lowering_[n]->gathered_operands != 0 && (!full_domain || gathered_by(n, u))) {
     return 0;
   }
   // Operands from this unit must line up with the domain point by point.
@@ -389,11 +401,12 @@ bool Planner::only_read_by(uint32_t u, ir::NodeId n) {
 
 void Planner::plan_reduction(ir::NodeId n, const Lowering& l) {
   const ir::Node& node = g_.node(n);
-  const ir::ValueId input = node.operands[0];
+  const ir::ValueId input = node.operands[l.domain_operand];
   const uint64_t axes = l.reduce_axes(g_, node);
   const uint32_t u = unit_of_value(input);
   const ir::ValueId out = node.first_output;
   if (u != ir::kNone && units_[u].kernel && !full(u) && !through_views(input) && !is_concat(input) &&
+      !gathered_by(n, u) &&
       shape(units_[u].domain_value) == shape(input) &&
       (!units_[u].has_reduction || units_[u].reduce_axes == axes) && can_merge(n, {u})) {
     units_[u].has_reduction = true;
@@ -473,6 +486,10 @@ FusionPlan Planner::run() {
     }
     if (l->kind == Lowering::Kind::Concat && !sizes_checkable(node)) {
       make_eager(n, "a part whose sizes the executable cannot check");
+      continue;
+    }
+    if (reads_later_outputs(n)) {
+      make_eager(n, "an output after the first is read (only the first is lowered)");
       continue;
     }
     role_[n] = Role::Kernel;

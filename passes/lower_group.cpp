@@ -159,12 +159,16 @@ class GroupLowering::Context final : public LowerContext {
   ir::ExprId reduce(ir::ReduceOp op, ir::ExprId input, ScalarType dtype) override {
     return builder().reduced(builder().add_reduction(op, input, dtype));
   }
-  ir::ExprId gathered(uint32_t k, int64_t axis, ir::ExprId index, ScalarType dtype) override {
-    const ir::ValueId out = node().first_output;
-    Chain c{ir::ViewStep{ir::ViewStep::Kind::Gathered, {axis}},
-            ir::ViewStep{ir::ViewStep::Kind::ExpandTo, {l_.shape_ref(out)}}};
-    c.insert(c.end(), chain_.begin(), chain_.end());
+  ir::ExprId gathered(uint32_t k, int64_t axis, ir::ExprId index, ScalarType dtype,
+                      std::vector<ir::ViewStep> steps) override {
+    Chain c{ir::ViewStep{ir::ViewStep::Kind::Gathered, {axis}}};
+    c.insert(c.end(), steps.begin(), steps.end());
+    if (!reduction_) c.insert(c.end(), chain_.begin(), chain_.end());
     return builder().gather(l_.gathered_access(node().operands.at(k), c), index, dtype);
+  }
+  ir::ViewStep expand_to_point() override {
+    return ir::ViewStep{ir::ViewStep::Kind::ExpandTo,
+                        {l_.shape_ref(reduction_ ? l_.group_.domain : node().first_output)}};
   }
   ir::ExprId along(uint32_t k, int64_t axis, ScalarType dtype) override {
     const ir::ValueId out = node().first_output;
@@ -253,6 +257,7 @@ ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
     std::string why_not;
     const Lowering* l = find_lowering(g_, n, &why_not);
     LZ_INTERNAL_ASSERT(l != nullptr, "fused node %", v, " has no lowering: ", why_not);
+    LZ_INTERNAL_ASSERT(v == n.first_output, "%", v, " is not the first output of its node (the one lowered)");
     LZ_INTERNAL_ASSERT(l->kind != Lowering::Kind::Concat, "concatenation %", v, " is read inside its kernel");
     if (l->kind == Lowering::Kind::Reduction) {
       // A reduction is computed once per outer point, whatever view of it is read.

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <vector>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -57,13 +58,20 @@ class LowerContext {
   // value (constant over the inner points).
   virtual ir::ExprId reduce(ir::ReduceOp op, ir::ExprId input, ScalarType dtype) = 0;
 
-  // Gathers (Lowering::Kind::Gather). Tensor operand `operand` (loaded, never
-  // computed in the kernel) at the current point, its dim `axis` at the
-  // int64 expression `index` instead of the point's coordinate, in `dtype`.
-  virtual ir::ExprId gathered(uint32_t operand, int64_t axis, ir::ExprId index, ScalarType dtype) = 0;
+  // Gathers (Lowering::gathered_operands). Tensor operand `operand` (loaded,
+  // never computed in the kernel) at the current point, its dim `axis` at
+  // the int64 expression `index` instead of the point's coordinate, in
+  // `dtype`: `steps` take the operand, `axis` made size 1, to the shape the
+  // node's operands are read in (its output's for pointwise nodes, the
+  // domain for reductions).
+  virtual ir::ExprId gathered(uint32_t operand, int64_t axis, ir::ExprId index, ScalarType dtype,
+                              std::vector<ir::ViewStep> steps) = 0;
   // Tensor operand `operand`, of at most one dimension, at the current
   // point's coordinate along output dim `axis`, converted to `dtype`.
   virtual ir::ExprId along(uint32_t operand, int64_t axis, ScalarType dtype) = 0;
+  // The view step expanding a tensor to the shape the node's operands are
+  // read in (its output's for pointwise nodes, the domain for reductions).
+  virtual ir::ViewStep expand_to_point() = 0;
 
  protected:
   virtual ir::ExprId operand_at_point(uint32_t operand) = 0;
@@ -89,11 +97,7 @@ struct Lowering {
   // kernel runs over an operand's shape and stores each operand through the
   // view `part` of the output (lower_group.cpp), so nothing in the kernel
   // reads the output itself.
-  //
-  // Gather: pointwise, except that operand `gathered_operand` is read at an
-  // index computed from the others (LowerContext::gathered), so it is
-  // loaded, never computed in the kernel.
-  enum class Kind : uint8_t { Pointwise, Reduction, Concat, Gather };
+  enum class Kind : uint8_t { Pointwise, Reduction, Concat };
   Kind kind = Kind::Pointwise;
   // Relative cost per element, for the recompute rule of the planner: the
   // cost of its costliest scalar operation (ir/scalar_ops.def).
@@ -110,8 +114,13 @@ struct Lowering {
   // operand `operand` (the step must not depend on sizes the graph does
   // not fix: an executable serves every size of its graph).
   ir::ViewStep (*part)(const ir::Graph& g, const ir::Node& n, uint32_t operand) = nullptr;
-  // Gathers: the operand read at computed indices.
-  uint32_t gathered_operand = 0;
+  // Operands (bit k: node operand k) read at computed indices
+  // (LowerContext::gathered): loaded, never computed in the kernel.
+  uint64_t gathered_operands = 0;
+  // Reductions: the operand whose shape is the domain (reduce_axes are its dims).
+  uint32_t domain_operand = 0;
+  // Operators of several outputs lower the first; a node whose other
+  // outputs are read runs eagerly.
 };
 
 // The lowerings, indexed by OpId: each declared operator has a lowering, an

@@ -247,6 +247,26 @@ Tensor index_of(const Step& s) {
   std::copy(s.ints.begin(), s.ints.end(), static_cast<int64_t*>(idx.data_ptr()));
   return idx;
 }
+// ints = {reduction, one class per row of a 2-D floating operand}: classes
+// in range, now and then ignore_index (-100).
+bool class_targets(Rng& rng, const Args& a, Step& s) {
+  if (rank(a[0]) != 2 || !a[0].is_floating_point() || a[0].size(1) == 0) return false;
+  s.ints = {rng.uniform(0, 2)};
+  for (int64_t i = 0; i < a[0].size(0); ++i) s.ints.push_back(rng.chance(0.2) ? -100 : rng.uniform(0, a[0].size(1) - 1));
+  return true;
+}
+// Like class_targets, but now and then a class out of range (checked when the kernel runs).
+bool any_class_targets(Rng& rng, const Args& a, Step& s) {
+  if (!class_targets(rng, a, s)) return false;
+  const int64_t rows = static_cast<int64_t>(s.ints.size()) - 1;
+  if (rows > 0 && rng.chance(0.5)) s.ints[1 + rng.uniform(0, rows - 1)] = rng.chance(0.5) ? a[0].size(1) : -1;
+  return true;
+}
+Tensor targets_of(const Step& s) {
+  Step rows;
+  rows.ints.assign(s.ints.begin() + 1, s.ints.end());
+  return index_of(rows);
+}
 // ints = {dim, index length along dim}, value = a seed for the index values:
 // gather's index has self's rank and sizes (but along dim), valid entries.
 bool a_gather(Rng& rng, const Args& a, Step& s) {
@@ -573,6 +593,15 @@ std::vector<FuzzOp> build() {
       {"embedding", One, Exact, false, 0, rows_to_embed, [](const Args& a, const Step& s) {
          return lz::embedding(a[0], index_of(s), /*padding_idx=*/s.ints.front());
        }},
+      {"nll_loss", One, Rounded, false, 0, class_targets, [](const Args& a, const Step& s) {
+         return lz::nll_loss(a[0], targets_of(s), std::nullopt, s.ints.at(0));
+       }},
+      {"nll_loss.any", One, Rounded, false, 0, any_class_targets, [](const Args& a, const Step& s) {
+         return lz::nll_loss(a[0], targets_of(s), std::nullopt, s.ints.at(0));
+       }},
+      {"cross_entropy", One, Rounded, false, 0, class_targets, [](const Args& a, const Step& s) {
+         return lz::cross_entropy(a[0], targets_of(s), std::nullopt, static_cast<lz::Reduction::Reduction>(s.ints.at(0)));
+       }},
       // The value as an eager tensor of the program's own: eagerly a copy,
       // lazily to_eager() (which must behave as one).
       {"to_eager", One, Exact, false, 0, none,
@@ -644,7 +673,9 @@ std::vector<FuzzOp> build() {
     if (op.name.ends_with("_like")) op.sizes_only_args = 0b1;
     if (op.name == "to_eager") op.eager_result = true;
     // An index out of range; a fill value out of the output dtype's range.
-    if (op.name == "index_select.any" || op.name == "masked_fill.tensor") op.data_dependent_error = true;
+    if (op.name == "index_select.any" || op.name == "nll_loss.any" || op.name == "masked_fill.tensor") {
+      op.data_dependent_error = true;
+    }
     op.scalar_value = op.attrs == a_value || op.attrs == a_nonzero_value || op.attrs == clamp_bounds ||
                       op.name == "pow.scalar" || op.name == "pow.scalar_base";
   }

@@ -10,6 +10,7 @@
 #include "tests/lazy/lazy_test_util.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -33,22 +34,38 @@ void check_one_kernel(F&& f, const Tensor& source, const Tensor& index) {
   CHECK(lzl::metrics().eager_steps_total == 0);
 }
 
+// Runs f with every kernel compiled at its first launch, then with every
+// kernel interpreted.
+template <class F>
+void compiled_and_interpreted(F&& f) {
+  SettingsGuard guard;
+  for (const int64_t threshold : {int64_t{1}, std::numeric_limits<int64_t>::max()}) {
+    INFO((threshold == 1 ? "compiled" : "interpreted"));
+    lzl::Settings s = lzl::settings();
+    s.jit_threshold = threshold;
+    lzl::set_settings(s);
+    f();
+  }
+}
+
 }  // namespace
 
 TEST_CASE("gathers: index_select and its users are one kernel over dtypes and dims", "[lazy][fusion]") {
   fresh_start();
-  const Tensor index = long_tensor({3, 0, 4, 4, 1});
-  for (lz::ScalarType t : {lz::ScalarType::Float, lz::ScalarType::Double, lz::ScalarType::Half,
-                           lz::ScalarType::Long, lz::ScalarType::Int, lz::ScalarType::Bool}) {
-    INFO("dtype " << t);
-    const Tensor x = (lz::randn({5, 6, 7}) * 3).to(t);
-    for (int64_t dim : {0, 1, -1}) {
-      INFO("dim " << dim);
-      const Tensor idx = index.remainder(x.size(dim));
-      check_one_kernel([dim](const Tensor& s, const Tensor& i) { return lz::index_select(s, dim, i).mul(2); }, x,
-                       idx);
+  compiled_and_interpreted([&] {
+    const Tensor index = long_tensor({3, 0, 4, 4, 1});
+    for (lz::ScalarType t : {lz::ScalarType::Float, lz::ScalarType::Double, lz::ScalarType::Half,
+                             lz::ScalarType::Long, lz::ScalarType::Int, lz::ScalarType::Bool}) {
+      INFO("dtype " << t);
+      const Tensor x = (lz::randn({5, 6, 7}) * 3).to(t);
+      for (int64_t dim : {0, 1, -1}) {
+        INFO("dim " << dim);
+        const Tensor idx = index.remainder(x.size(dim));
+        check_one_kernel([dim](const Tensor& s, const Tensor& i) { return lz::index_select(s, dim, i).mul(2); }, x,
+                         idx);
+      }
     }
-  }
+  });
 }
 
 TEST_CASE("gathers: compiled kernels (large launches) over dtypes and dims", "[lazy][fusion]") {
@@ -155,4 +172,58 @@ TEST_CASE("gathers: an index out of range raises eager's IndexError", "[lazy][fu
   const Tensor z = lz::randn({3, 2});
   check_same(lz::index_select(z.to_lazy(), 0, long_tensor({2}).to_lazy()) + 1,
              lz::index_select(z, 0, long_tensor({2})) + 1);
+}
+
+TEST_CASE("gathers: nll_loss and cross_entropy run without an eager step", "[lazy][fusion]") {
+  fresh_start();
+  compiled_and_interpreted([&] {
+    for (int64_t batch : {int64_t{7}, int64_t{3000}}) {  // interpreted, compiled
+      INFO("batch " << batch);
+      const Tensor x = lz::randn({batch, 40}) * 4;
+      Tensor target = lz::randint(0, 40, {batch}, lz::TensorOptions(lz::ScalarType::Long));
+      target.index_put_({long_tensor({0, batch - 1})}, long_tensor({-100, 3}));  // one ignored target
+      const Tensor weight = lz::rand({40}) + 0.5;
+      for (int64_t reduction : {int64_t{1}, int64_t{2}}) {  // mean, sum
+        INFO("reduction " << reduction);
+        lzl::reset_metrics();
+        const auto r = static_cast<lz::Reduction::Reduction>(reduction);
+        check_same(lz::cross_entropy(x.to_lazy(), target.to_lazy(), std::nullopt, r),
+                   lz::cross_entropy(x, target, std::nullopt, r), 1e-5, 1e-5);
+        CHECK(lzl::metrics().eager_steps_total == 0);
+        lzl::reset_metrics();
+        const Tensor no_default = target.clamp_min(0);  // -100 is out of range unless ignored
+        check_same(lz::nll_loss(x.to_lazy(), no_default.to_lazy(), weight.to_lazy(), reduction, /*ignore_index=*/3),
+                   lz::nll_loss(x, no_default, weight, reduction, 3), 1e-5, 1e-5);
+        CHECK(lzl::metrics().eager_steps_total == 0);
+      }
+      // uint8 targets and a half input.
+      const Tensor small_target = target.remainder(40).to(lz::ScalarType::Byte);
+      check_same(lz::nll_loss(x.to(lz::ScalarType::Half).to_lazy(), small_target.to_lazy()),
+                 lz::nll_loss(x.to(lz::ScalarType::Half), small_target), 1e-3, 1e-3);
+    }
+    // Every target ignored: 0 / 0, NaN as in eager.
+    const Tensor x = lz::randn({4, 5});
+    const Tensor ignored = long_tensor({-100, -100, -100, -100});
+    check_same(lz::nll_loss(x.to_lazy(), ignored.to_lazy()), lz::nll_loss(x, ignored));
+  });
+}
+
+TEST_CASE("gathers: an nll_loss target out of range raises eager's IndexError", "[lazy][fusion][errors]") {
+  fresh_start();
+  compiled_and_interpreted([&] {
+    for (int64_t batch : {int64_t{6}, int64_t{3000}}) {
+      INFO("batch " << batch);
+      const Tensor x = lz::randn({batch, 40});
+      for (int64_t bad : {int64_t{40}, int64_t{-2}}) {
+        Tensor target = lz::zeros({batch}, lz::TensorOptions(lz::ScalarType::Long));
+        target.index_put_({long_tensor({batch / 2})}, long_tensor({bad}));
+        const std::string eager = message_of<lz::IndexError>([&] { (void)lz::cross_entropy(x, target); });
+        REQUIRE(eager.find("[nll_loss] target") != std::string::npos);
+        CHECK(message_of<lz::IndexError>([&] {
+                Tensor loss = lz::cross_entropy(x.to_lazy(), target.to_lazy());
+                (void)loss.to_eager();
+              }) == eager);
+      }
+    }
+  });
 }
