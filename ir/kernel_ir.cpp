@@ -26,6 +26,7 @@ std::string_view to_string(ViewStep::Kind kind) {
     case ViewStep::Kind::AsStrided: return "as_strided";
     case ViewStep::Kind::Chunk: return "chunk";
     case ViewStep::Kind::Gathered: return "gathered";
+    case ViewStep::Kind::NarrowTo: return "narrow_to";
   }
   return "?";
 }
@@ -171,6 +172,9 @@ class KernelVerifier {
           if (n != 3) bad("needs dim, count, index");
           else if (!dim_ok(v.ints[0], rank)) bad("dim out of range");
           else if (v.ints[1] <= 0 || v.ints[2] < 0 || v.ints[2] >= v.ints[1]) bad("index out of range of count");
+          break;
+        case ViewStep::Kind::NarrowTo:
+          if (n != 1 || v.ints[0] < 0 || v.ints[0] >= k_.num_shape_refs) bad("needs one shape ref in range");
           break;
         case ViewStep::Kind::Gathered:
           if (n != 1) bad("needs one dim");
@@ -422,7 +426,7 @@ void print_view(std::string& out, const ViewStep& v) {
   out += to_string(v.kind);
   out += '(';
   const auto& x = v.ints;
-  if (v.kind == ViewStep::Kind::ExpandTo && x.size() == 1) {
+  if ((v.kind == ViewStep::Kind::ExpandTo || v.kind == ViewStep::Kind::NarrowTo) && x.size() == 1) {
     out += "s" + std::to_string(x[0]);
   } else if (v.kind == ViewStep::Kind::AsStrided && x.size() >= 2 && x[0] >= 0 &&
              x.size() == static_cast<size_t>(2 * x[0] + 2)) {

@@ -89,6 +89,8 @@ struct ViewStep {
                   // (where a concatenation stores an operand; the size decides the part's bounds)
     Gathered,     // ints = dim: the dim a Gather's index walks becomes size 1, stride 0 (the
                   // launch keeps its extent and stride for the Gather); later steps see the rest
+    NarrowTo,     // ints = shape ref: each dim longer than the ref's keeps its first elements
+                  // (gather reads self's leading part where its index is smaller)
   };
   static constexpr int64_t kNoBound = INT64_MIN;
   Kind kind = Kind::Permute;

@@ -73,6 +73,16 @@ Tensor apply_view(const Tensor& t, const ir::ViewStep& s, std::span<const SizeVe
       return t.slice(v[0], v[2] * part, (v[2] + 1) * part);
     }
     case K::Gathered: return gathered_view(t, v[0] < 0 ? v[0] + t.dim() : v[0], gathered);
+    case K::NarrowTo: {
+      const SizeVec& to = shapes[static_cast<size_t>(v[0])];
+      LZ_INTERNAL_ASSERT(static_cast<int64_t>(to.size()) == t.dim(), "narrow_to step: rank ", t.dim(), " vs ",
+                         shape_str(to));
+      Tensor r = t;
+      for (int64_t d = 0; d < t.dim(); ++d) {
+        if (r.size(d) > to[d]) r = r.slice(d, 0, to[d]);
+      }
+      return r;
+    }
   }
   LZ_INTERNAL_ASSERT(false, "unknown view step");
 }

@@ -5,6 +5,8 @@
 //   index_select(self, dim, index): self at index[j] along dim (so
 //     embedding, which eager composes of index_select, is one kernel with
 //     its users);
+//   gather(self, dim, index): self at index's value along dim, index's
+//     sizes elsewhere;
 //   nll_loss_forward(self, target, weight, mean|sum, ignore_index): a
 //     reduction over the targets of -weight[t] * self[i, t], ignored
 //     targets adding nothing (so cross_entropy is log_softmax and this, in
@@ -49,6 +51,34 @@ ExprId lower_index_select(LowerContext& cx) {
   const int64_t dim = select_dim(cx.graph(), cx.node());
   const ExprId index = cx.along(cx.tensor_arg(kSelectIndex), dim, ScalarType::Long);
   return cx.gathered(cx.tensor_arg(kSelectSelf), dim, index, compute_dtype(cx.out_dtype()), {cx.expand_to_point()});
+}
+
+// ---- gather ----------------------------------------------------------------------
+
+const uint32_t kGatherSelf = shared_argument({OpId::gather}, "self");
+const uint32_t kGatherDim = shared_argument({OpId::gather}, "dim");
+const uint32_t kGatherIndex = shared_argument({OpId::gather}, "index");
+
+const char* refuse_gather(const ir::Graph& g, const ir::Node& n) {
+  if (n.operands.size() != 2) return "an operand missing";
+  const TensorMeta& self = g.value(n.operands[0]).type;
+  const TensorMeta& index = g.value(n.operands[1]).type;
+  if (self.sizes.empty() || self.sizes.size() != index.sizes.size()) return "a 0-dim operand";
+  if (!index_dtype(index.dtype)) return "an index dtype eager rejects";
+  const ir::Arg& dim = g.args(n)[kGatherDim];
+  const int64_t rank = static_cast<int64_t>(self.sizes.size());
+  if (dim.kind != ir::ArgKind::Int || dim.i < -rank || dim.i >= rank) return "a dim eager rejects";
+  return nullptr;
+}
+
+// self where index has its own sizes (self's leading part), dim at the index's value.
+ExprId lower_gather(LowerContext& cx) {
+  const int64_t rank = static_cast<int64_t>(cx.graph().value(cx.node().first_output).type.sizes.size());
+  const int64_t dim = cx.arg(kGatherDim).i < 0 ? cx.arg(kGatherDim).i + rank : cx.arg(kGatherDim).i;
+  const ExprId index = cx.operand(cx.tensor_arg(kGatherIndex), ScalarType::Long);
+  const ir::ViewStep expand = cx.expand_to_point();
+  const ir::ViewStep narrow{ir::ViewStep::Kind::NarrowTo, expand.ints};
+  return cx.gathered(cx.tensor_arg(kGatherSelf), dim, index, compute_dtype(cx.out_dtype()), {narrow, expand});
 }
 
 // ---- nll_loss_forward ----------------------------------------------------------------
@@ -112,6 +142,10 @@ void add_gather_lowerings(LoweringTable& table) {
   Lowering index_select{Lowering::Kind::Pointwise, 1, lower_index_select, nullptr, refuse_index_select};
   index_select.gathered_operands = uint64_t{1} << 0;
   table.add(OpId::index_select, index_select);
+
+  Lowering gather{Lowering::Kind::Pointwise, 1, lower_gather, nullptr, refuse_gather};
+  gather.gathered_operands = uint64_t{1} << 0;
+  table.add(OpId::gather, gather);
 
   Lowering nll{Lowering::Kind::Reduction, 1, lower_nll, all_target_axes, refuse_nll};
   nll.gathered_operands = (uint64_t{1} << 0) | (uint64_t{1} << 2);  // self, weight

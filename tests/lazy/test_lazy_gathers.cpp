@@ -227,3 +227,35 @@ TEST_CASE("gathers: an nll_loss target out of range raises eager's IndexError", 
     }
   });
 }
+
+TEST_CASE("gathers: gather reads self's leading part along the index's sizes, in one kernel", "[lazy][fusion]") {
+  fresh_start();
+  compiled_and_interpreted([&] {
+    for (int64_t rows : {int64_t{6}, int64_t{2000}}) {
+      INFO("rows " << rows);
+      const Tensor x = lz::randn({rows, 50});
+      // The same sizes as self but along dim; then an index narrower than self.
+      for (const std::vector<int64_t>& sizes : {std::vector<int64_t>{rows, 7}, std::vector<int64_t>{rows / 2, 30}}) {
+        const Tensor idx = lz::randint(0, 50, sizes, lz::TensorOptions(lz::ScalarType::Long));
+        check_one_kernel([](const Tensor& s, const Tensor& i) { return lz::gather(s, 1, i) * 3; }, x, idx);
+        const Tensor row_idx = lz::randint(0, rows, sizes, lz::TensorOptions(lz::ScalarType::Long));
+        check_one_kernel([](const Tensor& s, const Tensor& i) { return lz::gather(s, 0, i).neg(); }, x, row_idx);
+        check_one_kernel([](const Tensor& s, const Tensor& i) { return lz::gather(s.t(), 0, i).neg(); }, x.t().contiguous(),
+                         row_idx);
+      }
+      // An index computed in the program (take the row maximum back).
+      const Tensor picked = lz::gather(x, 1, x.argmax(1, true));
+      check_same(lz::gather(x.to_lazy(), 1, x.to_lazy().argmax(1, true)), picked);
+      check_same(picked, std::get<0>(x.max(1, true)));
+      // Out of range: eager's error.
+      Tensor bad = lz::zeros({rows, 2}, lz::TensorOptions(lz::ScalarType::Long));
+      bad.index_put_({long_tensor({rows - 1}), long_tensor({1})}, long_tensor({50}));
+      const std::string eager = message_of<lz::IndexError>([&] { (void)lz::gather(x, 1, bad); });
+      REQUIRE(eager.find("[gather]") != std::string::npos);
+      CHECK(message_of<lz::IndexError>([&] {
+              Tensor y = lz::gather(x.to_lazy(), 1, bad.to_lazy()) + 1;
+              (void)y.to_eager();
+            }) == eager);
+    }
+  });
+}
