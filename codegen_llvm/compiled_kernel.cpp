@@ -82,8 +82,9 @@ std::vector<bool> transposed_loads(const ir::Kernel& k, const std::vector<Axis>&
   const Axis& rows = outer[outer.size() - 2];
   bool any = false;
   for (size_t a = 0; a < k.accesses.size(); ++a) {
-    const bool t = !k.buffers[k.accesses[a].buffer].output && std::abs(rows.strides[a]) == 1 &&
-                   std::abs(outer.back().strides[a]) > 1;
+    // A gathered access is read at its own addresses, never from a tile.
+    const bool t = !k.buffers[k.accesses[a].buffer].output && !k.accesses[a].gathered() &&
+                   std::abs(rows.strides[a]) == 1 && std::abs(outer.back().strides[a]) > 1;
     transposed.push_back(t);
     any = any || t;
   }

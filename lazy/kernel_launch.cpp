@@ -33,8 +33,9 @@ Tensor gathered_view(const Tensor& t, int64_t d, ir::BoundAccess* gathered) {
 // storage the gathered dim's stride walks.
 Tensor gathered_reshape(const Tensor& t, IntArrayRef sizes) {
   Tensor r = t.reshape(sizes);
-  LZ_CHECK(r.unsafe_get_impl()->storage().get() == t.unsafe_get_impl()->storage().get(), NotImplementedError, "a gathered access of shape ", shape_str(t.sizes()),
-           " cannot be reshaped to ", shape_str(sizes), " without a copy");
+  LZ_CHECK(r.unsafe_get_impl()->storage().get() == t.unsafe_get_impl()->storage().get(), NotImplementedError,
+           "a gathered access of shape ", shape_str(t.sizes()), " cannot be reshaped to ", shape_str(sizes),
+           " without a copy");
   return r;
 }
 

@@ -218,7 +218,7 @@ int Planner::fit(uint32_t u, ir::NodeId n) {
                        (is_reduced_shape(out, domain, k.reduce_axes, false) ||
                         is_reduced_shape(out, domain, k.reduce_axes, true));
   if (!full_domain && !reduced) return 0;
-  // A gather runs over its own output's points and loads the operand it gathers from.
+  // A gather joins over the full domain, and loads the operands it gathers from.
   if (lowering_[n] != nullptr && lowering_[n]->gathered_operands != 0 && (!full_domain || gathered_by(n, u))) {
     return 0;
   }
