@@ -1,6 +1,7 @@
 #include "core/scalar_type.h"
 
 #include <limits>
+#include <utility>
 
 #include "core/error.h"
 
@@ -97,6 +98,32 @@ bool can_cast(ScalarType from, ScalarType to) {
   index_of(from);
   index_of(to);
   return category(from) <= category(to);
+}
+
+namespace {
+
+// The least and greatest values of `t` (finite ones for floating dtypes).
+std::pair<double, double> value_range(ScalarType t) {
+  switch (t) {
+    case ScalarType::Half: return {-65504.0, 65504.0};
+    case ScalarType::BFloat16: return {-3.3895313892515355e38, 3.3895313892515355e38};
+    case ScalarType::Float: return {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
+    case ScalarType::Double: return {std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max()};
+    default: {
+      const IntegralRange r = integral_range(t);
+      return {static_cast<double>(r.min), static_cast<double>(r.max)};
+    }
+  }
+}
+
+}  // namespace
+
+bool always_fits(ScalarType from, ScalarType to) {
+  if (from == to || from == ScalarType::Bool) return true;
+  if (is_floating_point(from) && !is_floating_point(to)) return false;
+  const auto [from_lo, from_hi] = value_range(from);
+  const auto [to_lo, to_hi] = value_range(to);
+  return to_lo <= from_lo && from_hi <= to_hi;
 }
 
 ScalarType default_float_dtype() { return ScalarType::Float; }

@@ -88,6 +88,12 @@ ScalarType promote_types(ScalarType a, ScalarType b);
 // in-place or out= operator (torch.can_cast): no float->int, no int->bool.
 bool can_cast(ScalarType from, ScalarType to);
 
+// Whether every value of `from` (finite ones for floating dtypes) is one of
+// `to`'s, so a checked conversion (a 0-dim fill value, Scalar::to<T>) never
+// raises: int8 -> int16 or float32 -> float64, not int16 -> uint8 or
+// float -> int. Bool fits every dtype.
+bool always_fits(ScalarType from, ScalarType to);
+
 // The float type used when an integer operand must become floating (true
 // division, exp of an int tensor); float32 like PyTorch's default dtype.
 ScalarType default_float_dtype();

@@ -102,6 +102,18 @@ Arg Graph::double_list_arg(std::span<const double> values) {
   return a;
 }
 
+Arg Graph::copied_arg(const Graph& src, const Arg& a, bool copy_scalars) {
+  switch (a.kind) {
+    case ArgKind::Scalar: return copy_scalars ? scalar_arg(src.scalar(a.index)) : a;
+    case ArgKind::IntList:
+    case ArgKind::BoolList:
+    case ArgKind::OptTensorList: return int_list_arg(src.int_pool(a), a.kind);
+    case ArgKind::DoubleList: return double_list_arg(src.double_pool(a));
+    case ArgKind::String: return string_arg(src.string_at(a));
+    default: return a;  // inline payloads, operand positions, generator numbers
+  }
+}
+
 Arg Graph::string_arg(std::string_view s) {
   Arg a;
   a.kind = ArgKind::String;

@@ -139,6 +139,11 @@ class Graph {
   Arg int_list_arg(IntArrayRef values, ArgKind kind = ArgKind::IntList);
   Arg double_list_arg(std::span<const double> values);
   Arg string_arg(std::string_view s);
+  // Argument `a` of a node of `src`, its pooled payload (lists, strings;
+  // Scalars too when `copy_scalars`) copied into this graph's pools: what
+  // copying the node into this graph passes to add_node. A generator
+  // argument is copied as its number.
+  Arg copied_arg(const Graph& src, const Arg& a, bool copy_scalars);
   uint32_t add_generator() { return num_generators_++; }
 
   // Appends a node of `op` with schema arguments `args` (Tensor/TensorList

@@ -45,13 +45,16 @@ Tensor to_lazy_hook(const Tensor& eager_in) {
                                                eager.storage_offset(), data_value(eager)));
 }
 
+// Whether view tensor `l` reads its value from its base (its own is stale or pending).
+bool reads_base(LazyTensorImpl& l) { return l.is_view() && (!l.is_current() || l.own_value().pending()); }
+
 // The trace a lazy tensor's value is pending in, or nullptr when it has
 // its value. A view's value is its base's, read through the view
 // (read_view_from_base): the base's trace, if that is pending.
 Trace* pending_trace(const Tensor& t) {
   LazyTensorImpl& l = *lazy_impl(t);
   if (l.own_value().cones) Trace::current().take_back(l);  // left pending by the last materialisation
-  if (l.is_view() && (!l.is_current() || l.own_value().pending())) {
+  if (reads_base(l)) {
     const LazyValue& base = l.group().base;
     if (base.pending()) return base.trace.get();
     read_view_from_base(l);
@@ -63,7 +66,7 @@ Trace* pending_trace(const Tensor& t) {
 // The value pending_trace(t) needs computed: a view's base's, else t's own.
 ir::ValueId requested_value(const Tensor& t) {
   LazyTensorImpl& l = *lazy_impl(t);
-  return l.is_view() && (!l.is_current() || l.own_value().pending()) ? l.group().base.id : l.own_value().id;
+  return reads_base(l) ? l.group().base.id : l.own_value().id;
 }
 
 // The value of a lazy tensor. to_eager() gives the caller a tensor of its

@@ -83,16 +83,8 @@ std::vector<ir::NodeId> copy_cones(const ir::Graph& src, std::span<const ir::Val
     LZ_INTERNAL_ASSERT(n.implicit_generator == ir::kNone, "copy_cones: ", n.op->name, " draws random numbers");
     args.clear();
     for (const ir::Arg& a : src.args(n)) {
-      switch (a.kind) {
-        case ir::ArgKind::Scalar: args.push_back(dst.scalar_arg(src.scalar(a.index))); break;
-        case ir::ArgKind::IntList:
-        case ir::ArgKind::BoolList:
-        case ir::ArgKind::OptTensorList: args.push_back(dst.int_list_arg(src.int_pool(a), a.kind)); break;
-        case ir::ArgKind::DoubleList: args.push_back(dst.double_list_arg(src.double_pool(a))); break;
-        case ir::ArgKind::String: args.push_back(dst.string_arg(src.string_at(a))); break;
-        case ir::ArgKind::Generator: LZ_INTERNAL_ASSERT(false, "copy_cones: ", n.op->name, " takes a generator");
-        default: args.push_back(a); break;  // inline payloads, operand positions
-      }
+      LZ_INTERNAL_ASSERT(a.kind != ir::ArgKind::Generator, "copy_cones: ", n.op->name, " takes a generator");
+      args.push_back(dst.copied_arg(src, a, /*copy_scalars=*/true));
     }
     absl::InlinedVector<ir::ValueId, 4> operands;
     for (ir::ValueId o : n.operands) operands.push_back(map[o]);

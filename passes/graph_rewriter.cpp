@@ -40,16 +40,8 @@ std::vector<Arg> GraphRewriter::copy_args(NodeId old) {
   const ir::Node& n = src_.node(old);
   std::vector<Arg> out;
   out.reserve(n.num_args);
-  for (const Arg& a : src_.args(n)) {
-    switch (a.kind) {
-      case ArgKind::IntList:
-      case ArgKind::BoolList:
-      case ArgKind::OptTensorList: out.push_back(dst_.int_list_arg(src_.int_pool(a), a.kind)); break;
-      case ArgKind::DoubleList: out.push_back(dst_.double_list_arg(src_.double_pool(a))); break;
-      case ArgKind::String: out.push_back(dst_.string_arg(src_.string_at(a))); break;
-      default: out.push_back(a); break;  // inline payload or a pool index kept as is
-    }
-  }
+  // Scalars keep their pool index: the new graph copied the whole scalar pool first.
+  for (const Arg& a : src_.args(n)) out.push_back(dst_.copied_arg(src_, a, /*copy_scalars=*/false));
   return out;
 }
 

@@ -241,22 +241,6 @@ ExprId zeros_value(LowerContext& cx) { return cx.builder().constant(0, compute_o
 ExprId ones_value(LowerContext& cx) { return cx.builder().constant(1, compute_out(cx)); }
 ExprId full_value(LowerContext& cx) { return cx.scalar(kFullValue, compute_out(cx)); }
 
-// The range of dtype `t`'s values (finite ones for floating dtypes).
-std::pair<double, double> value_range(ScalarType t) {
-  switch (t) {
-    case ScalarType::Bool: return {0, 1};
-    case ScalarType::Byte: return {0, 255};
-    case ScalarType::Char: return {-128, 127};
-    case ScalarType::Short: return {-32768, 32767};
-    case ScalarType::Int: return {-2147483648.0, 2147483647.0};
-    case ScalarType::Long: return {-9223372036854775808.0, 9223372036854775807.0};
-    case ScalarType::Half: return {-65504.0, 65504.0};
-    case ScalarType::BFloat16: return {-3.3895313892515355e38, 3.3895313892515355e38};
-    case ScalarType::Float: return {-3.4028234663852886e38, 3.4028234663852886e38};
-    default: return {-1.7976931348623157e308, 1.7976931348623157e308};
-  }
-}
-
 // masked_fill.Tensor converts its 0-dim value to the output dtype checked,
 // raising in its eager kernel when it does not fit (-3 into uint8, 1e6
 // into float16, NaN into an integer): lowered only when every value of the
@@ -264,11 +248,8 @@ std::pair<double, double> value_range(ScalarType t) {
 const char* refuse_unfit_fill(const ir::Graph& g, const ir::Node& n) {
   const ScalarType from = g.value(n.operands.at(2)).type.dtype;
   const ScalarType to = g.value(n.first_output).type.dtype;
-  if (from == to || from == ScalarType::Bool || to == ScalarType::Bool) return nullptr;  // to bool never raises
-  const auto [from_lo, from_hi] = value_range(from);
-  const auto [to_lo, to_hi] = value_range(to);
-  const bool fits = (is_floating_point(to) || !is_floating_point(from)) && to_lo <= from_lo && from_hi <= to_hi;
-  return fits ? nullptr : "a fill value of a dtype that may not fit the output's raises in its eager kernel";
+  if (to == ScalarType::Bool || always_fits(from, to)) return nullptr;  // to bool never raises
+  return "a fill value of a dtype that may not fit the output's raises in its eager kernel";
 }
 
 // Integer division, remainder and powers raise in their eager kernels (a

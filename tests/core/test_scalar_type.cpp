@@ -179,3 +179,18 @@ TEST_CASE("libtorch constant spellings and C++ type mapping agree", "[core]") {
   CHECK(kNumScalarTypes == 10);
   CHECK(default_float_dtype() == kFloat32);
 }
+
+TEST_CASE("always_fits: every value of one dtype is one of another's", "[core]") {
+  CHECK(always_fits(kInt8, kInt16));
+  CHECK(always_fits(kUInt8, kInt16));
+  CHECK(always_fits(kBool, kUInt8));
+  CHECK(always_fits(kInt64, kFloat32));  // in range, rounded
+  CHECK(always_fits(kFloat16, kFloat32));
+  CHECK(always_fits(kFloat32, kFloat64));
+  CHECK_FALSE(always_fits(kInt16, kUInt8));
+  CHECK_FALSE(always_fits(kInt8, kUInt8));
+  CHECK_FALSE(always_fits(kFloat16, kInt64));
+  CHECK_FALSE(always_fits(kFloat32, kFloat16));
+  CHECK_FALSE(always_fits(kFloat32, kBFloat16));  // bfloat16's largest finite value is below float's
+  CHECK_FALSE(always_fits(kInt32, kFloat16));
+}
