@@ -58,8 +58,13 @@ Tensor log_softmax_composite(const Tensor& self, int64_t dim, std::optional<Scal
   const Tensor x = self.to(meta::opmath_dtype(result));
   const int64_t d[] = {dim};
   if (x.numel() == 0) return exp(x).to(result);
-  const Tensor shifted = x - amax_keepdim(x, dim);
-  return (shifted - lz::log(lz::sum(exp(shifted), d, true))).to(result);
+  // x - (max + log(sum(exp(x - max)))): the one full-size value read
+  // outside the row reductions is the result, so a consumer reading a few
+  // of its elements (nll_loss's gather) recomputes those and nothing of
+  // [N, C] is stored. (A row holding +inf or only -inf gives NaN, as the
+  // CPU kernel's (x - max) - log(sum) does.)
+  const Tensor max = amax_keepdim(x, dim);
+  return (x - (max + lz::log(lz::sum(exp(x - max), d, true)))).to(result);
 }
 
 // ---- layer_norm / rms_norm ---------------------------------------------------

@@ -126,6 +126,7 @@ class Planner {
   void merge_siblings();
   bool only_read_by(uint32_t u, ir::NodeId n);
   int cost_of(uint32_t u) const;
+  void recompute_gathered(ir::NodeId n);
   // Nodes per kernel: a longer chain continues in a new kernel (bounded
   // compile time and lowering depth; a kernel boundary per 1024 operators
   // costs one store and load).
@@ -305,6 +306,7 @@ void Planner::plan_pointwise(ir::NodeId n) {
     decisions_.push_back(absl::StrCat("kernel ", into, ": recomputes kernel ", u, " at the viewed points of %", out));
   }
   if (!absorbed.empty()) std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
+  recompute_gathered(n);
 }
 
 std::vector<uint32_t> Planner::joinable(ir::NodeId n, const std::vector<uint32_t>& candidates) {
@@ -413,6 +415,7 @@ void Planner::plan_reduction(ir::NodeId n, const Lowering& l) {
     units_[u].reduce_axes = axes;
     add_to(u, n);
     decisions_.push_back(absl::StrCat("kernel ", u, ": fused reduction %", out, " (", node.op->name, ")"));
+    recompute_gathered(n);
     return;
   }
   const uint32_t k = new_unit(true, n);
@@ -420,6 +423,56 @@ void Planner::plan_reduction(ir::NodeId n, const Lowering& l) {
   units_[k].has_reduction = true;
   units_[k].reduce_axes = axes;
   decisions_.push_back(absl::StrCat("kernel ", k, ": starts at reduction %", out, " (", node.op->name, ")"));
+  recompute_gathered(n);
+}
+
+// A gathered operand computed by a cheap element-wise node that only the
+// gather reads (log_softmax's `x - lse` under nll_loss) is recomputed at the
+// gathered points in the gather's kernel: the node moves there from its
+// kernel, which then stores its operands instead (lse: one value a row,
+// not the [N, C] log-probabilities).
+void Planner::recompute_gathered(ir::NodeId n) {
+  const Lowering* l = lowering_[n];
+  if (l == nullptr || l->gathered_operands == 0) return;
+  const uint32_t into = find(unit_[n]);
+  const auto& operands = g_.node(n).operands;
+  for (size_t k = 0; k < operands.size(); ++k) {
+    if (((l->gathered_operands >> k) & 1) == 0) continue;
+    const ir::ValueId v = source(operands[k]);
+    const ir::NodeId p = g_.value(v).node;
+    const uint32_t u = unit_of_value(v);
+    if (u == ir::kNone || u == into || !units_[u].kernel || lowering_[p] == nullptr) continue;
+    const Lowering& pl = *lowering_[p];
+    if (pl.kind != Lowering::Kind::Pointwise || pl.gathered_operands != 0 || pl.cost > kRecomputeCost) continue;
+    if (g_.node(p).num_outputs != 1 || program_output_[v] || readers_[v].size() != 1) continue;
+    // Its operands are loaded there (a gather's kernel computes none of them).
+    bool loaded = true;
+    for (ir::ValueId o : g_.node(p).operands) loaded = loaded && unit_of_value(o) != into;
+    if (!loaded) continue;
+    const Unit& from = units_[u];
+    if (from.has_concat || std::find(from.sibling_domains.begin(), from.sibling_domains.end(), v) !=
+                               from.sibling_domains.end()) {
+      continue;
+    }
+    if (from.nodes.size() == 1) {
+      merge_into(into, u);  // the kernel was p alone
+    } else {
+      if (from.domain_value == v) continue;  // its kernel's sizes are p's
+      std::vector<ir::NodeId>& nodes = units_[u].nodes;
+      nodes.erase(std::find(nodes.begin(), nodes.end(), p));
+      unit_[p] = into;
+      units_[into].nodes.push_back(p);
+      units_[into].deps.insert(u);
+      for (ir::ValueId o : g_.node(p).operands) {
+        const uint32_t d = unit_of_value(o);
+        if (d != ir::kNone && d != into) units_[into].deps.insert(d);
+      }
+    }
+    std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
+    decisions_.push_back(absl::StrCat("kernel ", into, ": recomputes %", v, " (", g_.node(p).op->name,
+                                      ") at the points %", g_.node(n).first_output, " gathers, not stored by kernel ",
+                                      u));
+  }
 }
 
 // A concatenation of equal parts joins the kernels computing its operands

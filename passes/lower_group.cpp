@@ -122,6 +122,14 @@ namespace {
 
 using Chain = std::vector<ir::ViewStep>;
 
+// The Gathered step of a lowering chain ({dim, index expression}), or null.
+const ir::ViewStep* gather_step(const Chain& chain) {
+  for (const ir::ViewStep& s : chain) {
+    if (s.kind == ir::ViewStep::Kind::Gathered) return &s;
+  }
+  return nullptr;
+}
+
 class GroupLowering {
  public:
   GroupLowering(const ir::Graph& g, const std::vector<uint8_t>& in_group, FusionGroup& group)
@@ -137,7 +145,6 @@ class GroupLowering {
   uint32_t shape_ref(ir::ValueId v);
   Chain alignment(ir::ValueId v) const;
   uint32_t buffer(ir::ValueId v, bool output);
-  uint32_t gathered_access(ir::ValueId v, Chain chain);
   bool store_parts(ir::ValueId v);
 
   const ir::Graph& g_;
@@ -159,12 +166,15 @@ class GroupLowering::Context final : public LowerContext {
   ir::ExprId reduce(ir::ReduceOp op, ir::ExprId input, ScalarType dtype) override {
     return builder().reduced(builder().add_reduction(op, input, dtype));
   }
+  // The chain carries the index expression in its Gathered step (lowering
+  // only: the access keeps the dim), so the operand's loads, or the loads
+  // of the cheap producer the planner moved here, become gathers.
   ir::ExprId gathered(uint32_t k, int64_t axis, ir::ExprId index, ScalarType dtype,
                       std::vector<ir::ViewStep> steps) override {
-    Chain c{ir::ViewStep{ir::ViewStep::Kind::Gathered, {axis}}};
+    Chain c{ir::ViewStep{ir::ViewStep::Kind::Gathered, {axis, static_cast<int64_t>(index)}}};
     c.insert(c.end(), steps.begin(), steps.end());
     if (!reduction_) c.insert(c.end(), chain_.begin(), chain_.end());
-    return builder().gather(l_.gathered_access(node().operands.at(k), c), index, dtype);
+    return builder().cast(l_.value_expr(node().operands.at(k), c), dtype);
   }
   ir::ViewStep expand_to_point() override {
     return ir::ViewStep{ir::ViewStep::Kind::ExpandTo,
@@ -260,6 +270,7 @@ ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
     LZ_INTERNAL_ASSERT(v == n.first_output, "%", v, " is not the first output of its node (the one lowered)");
     LZ_INTERNAL_ASSERT(l->kind != Lowering::Kind::Concat, "concatenation %", v, " is read inside its kernel");
     if (l->kind == Lowering::Kind::Reduction) {
+      LZ_INTERNAL_ASSERT(gather_step(chain) == nullptr, "reduction %", v, " is read at gathered points");
       // A reduction is computed once per outer point, whatever view of it is read.
       auto it = reductions_.find(g_.value(v).node);
       if (it != reductions_.end()) return it->second;
@@ -271,28 +282,21 @@ ir::ExprId GroupLowering::value_expr(ir::ValueId v, const Chain& chain) {
     }
     Context cx(*this, n, chain, false);
     e = rounded_to_dtype(l->lower(cx), v);
+  } else if (const ir::ViewStep* gathered = gather_step(chain)) {
+    // A gathered load: the access keeps the dim, the expression the index.
+    const ir::ExprId index = static_cast<ir::ExprId>(gathered->ints.at(1));
+    Chain views = chain;
+    for (ir::ViewStep& s : views) {
+      if (s.kind == ir::ViewStep::Kind::Gathered) s.ints.resize(1);
+    }
+    const uint32_t access = b_.add_access(ir::Access{buffer(v, false), std::move(views)});
+    e = b_.gather(access, index, compute_dtype(g_.value(v).type.dtype));
   } else {
     const uint32_t access = b_.add_access(ir::Access{buffer(v, false), chain});
     e = b_.load(access, compute_dtype(g_.value(v).type.dtype));
   }
   memo_.emplace(key, e);
   return e;
-}
-
-// The access reading loaded value `v` under `chain` (which holds a
-// Gathered step); v's views outside the group become steps, as for a load.
-uint32_t GroupLowering::gathered_access(ir::ValueId v, Chain chain) {
-  for (;;) {
-    const ir::Node& n = g_.producer(v);
-    if (n.is_input() || in_group_[g_.value(v).node] || !n.op->tags.has(Tag::View)) break;
-    const std::optional<ir::ViewStep> step = view_step_of(g_, n);
-    if (!step) break;
-    chain.insert(chain.begin(), *step);
-    v = n.operands[0];
-  }
-  LZ_INTERNAL_ASSERT(g_.producer(v).is_input() || !in_group_[g_.value(v).node], "gathered %", v,
-                     " is computed inside its kernel");
-  return b_.add_access(ir::Access{buffer(v, false), std::move(chain)});
 }
 
 // A concatenation's output `v` is stored part by part: each operand, over

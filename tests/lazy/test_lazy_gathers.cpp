@@ -259,3 +259,24 @@ TEST_CASE("gathers: gather reads self's leading part along the index's sizes, in
     }
   });
 }
+
+TEST_CASE("gathers: a cheap producer only a gather reads is recomputed at the gathered points", "[lazy][fusion]") {
+  fresh_start();
+  // cross_entropy = nll_loss(log_softmax(x)): the [N, C] log-probabilities
+  // are recomputed where nll_loss gathers them, never stored; so is the
+  // scaled table an embedding reads.
+  const int64_t rows = 512, classes = 1000;
+  const Tensor x = lz::randn({rows, classes}) * 4;
+  const Tensor target = lz::randint(0, classes, {rows}, lz::TensorOptions(lz::ScalarType::Long));
+  lzl::reset_metrics();
+  check_same(lz::cross_entropy(x.to_lazy(), target.to_lazy()), lz::cross_entropy(x, target), 1e-5, 1e-5);
+  CHECK(lzl::metrics().eager_steps_total == 0);
+  CHECK(lzl::metrics().bytes_allocated < static_cast<uint64_t>(rows * classes) * sizeof(float));
+  const Tensor table = lz::randn({classes, 64});
+  const Tensor idx = lz::randint(0, classes, {rows}, lz::TensorOptions(lz::ScalarType::Long));
+  lzl::reset_metrics();
+  Tensor looked_up = lz::embedding(table.to_lazy() * 0.5, idx.to_lazy()) + 1;
+  check_same(looked_up, lz::embedding(table * 0.5, idx) + 1);
+  CHECK(lzl::metrics().kernels_launched == 1);
+  CHECK(lzl::metrics().bytes_allocated == static_cast<uint64_t>(rows * 64) * sizeof(float));
+}
