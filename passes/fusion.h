@@ -49,8 +49,16 @@
 //   two halves and their cat are one kernel. Its consumers run over the
 //   output's shape, in kernels of their own; parts of different shapes are
 //   an eager cat.
-// - Not done yet: epilogue fusion into matmul, gathers (index_select,
-//   embedding, nll_loss), padding and concatenation of unequal parts.
+// - A gather (index_select, embedding, gather, nll_loss) joins like a
+//   pointwise node (nll_loss like a reduction over its targets) but loads
+//   the operand it gathers from: a kernel computing that operand would
+//   compute every point of it. A cheap element-wise producer only the
+//   gather reads moves into the gather's kernel instead and is recomputed
+//   at the gathered points (nll_loss(log_softmax(x)) stores no [N, C]
+//   value). A kernel with gathers is recomputed through a consumer's views
+//   only when they keep every element, so every index is still checked.
+// - Not done yet: epilogue fusion into matmul, padding and concatenation
+//   of unequal parts.
 #pragma once
 
 #include "passes/fusion_plan.h"

@@ -11,10 +11,10 @@
 #pragma once
 
 #include <array>
-#include <vector>
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "ir/graph.h"
 #include "ir/kernel_ir.h"
@@ -58,12 +58,11 @@ class LowerContext {
   // value (constant over the inner points).
   virtual ir::ExprId reduce(ir::ReduceOp op, ir::ExprId input, ScalarType dtype) = 0;
 
-  // Gathers (Lowering::gathered_operands). Tensor operand `operand` (loaded,
-  // never computed in the kernel) at the current point, its dim `axis` at
-  // the int64 expression `index` instead of the point's coordinate, in
-  // `dtype`: `steps` take the operand, `axis` made size 1, to the shape the
-  // node's operands are read in (its output's for pointwise nodes, the
-  // domain for reductions).
+  // Gathers (Lowering::gathered_operands). Tensor operand `operand` at the
+  // current point, its dim `axis` at the int64 expression `index` instead
+  // of the point's coordinate, in `dtype`: `steps` take the operand, `axis`
+  // made size 1, to the shape the node's operands are read in (its
+  // output's for pointwise nodes, the domain for reductions).
   virtual ir::ExprId gathered(uint32_t operand, int64_t axis, ir::ExprId index, ScalarType dtype,
                               std::vector<ir::ViewStep> steps) = 0;
   // Tensor operand `operand`, of at most one dimension, at the current
@@ -102,7 +101,8 @@ struct Lowering {
   // Relative cost per element, for the recompute rule of the planner: the
   // cost of its costliest scalar operation (ir/scalar_ops.def).
   int cost = 1;
-  // The expression of the node's (single) output at the current point.
+  // The expression of the node's output at the current point (of its first
+  // output: a node whose other outputs are read runs eagerly).
   ir::ExprId (*lower)(LowerContext& cx) = nullptr;
   // Reductions: the reduced dims of the node's first operand (bit mask);
   // nullptr for pointwise operators.
@@ -115,12 +115,12 @@ struct Lowering {
   // not fix: an executable serves every size of its graph).
   ir::ViewStep (*part)(const ir::Graph& g, const ir::Node& n, uint32_t operand) = nullptr;
   // Operands (bit k: node operand k) read at computed indices
-  // (LowerContext::gathered): loaded, never computed in the kernel.
+  // (LowerContext::gathered): loaded, or recomputed at the gathered points
+  // when the planner moves a cheap element-wise producer only the gather
+  // reads into the gather's kernel; never computed there at every point.
   uint64_t gathered_operands = 0;
   // Reductions: the operand whose shape is the domain (reduce_axes are its dims).
   uint32_t domain_operand = 0;
-  // Operators of several outputs lower the first; a node whose other
-  // outputs are read runs eagerly.
 };
 
 // The lowerings, indexed by OpId: each declared operator has a lowering, an
