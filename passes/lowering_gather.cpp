@@ -26,9 +26,10 @@ const uint32_t kSelectDim = shared_argument({OpId::index_select}, "dim");
 const uint32_t kSelectIndex = shared_argument({OpId::index_select}, "index");
 const uint32_t kSelectSelf = shared_argument({OpId::index_select}, "self");
 
-// `dim` wrapped into [0, rank); -1 when out of range (eager raises).
-int64_t select_dim(const ir::Graph& g, const ir::Node& n) {
-  const ir::Arg& a = g.args(n)[kSelectDim];
+// Int argument `position` (a dim of the output) wrapped into [0, rank);
+// -1 when out of range (eager raises).
+int64_t wrapped_dim(const ir::Graph& g, const ir::Node& n, uint32_t position) {
+  const ir::Arg& a = g.args(n)[position];
   const int64_t rank = static_cast<int64_t>(g.value(n.first_output).type.sizes.size());
   if (a.kind != ir::ArgKind::Int || a.i < -rank || a.i >= rank) return -1;
   return a.i < 0 ? a.i + rank : a.i;
@@ -43,12 +44,12 @@ const char* refuse_index_select(const ir::Graph& g, const ir::Node& n) {
   if (self.sizes.empty()) return "a 0-dim source (eager copies it)";
   if (index.sizes.size() > 1) return "an index of more than one dimension (eager rejects it)";
   if (!index_dtype(index.dtype)) return "an index dtype eager rejects";
-  if (select_dim(g, n) < 0) return "a dim eager rejects";
+  if (wrapped_dim(g, n, kSelectDim) < 0) return "a dim eager rejects";
   return nullptr;
 }
 
 ExprId lower_index_select(LowerContext& cx) {
-  const int64_t dim = select_dim(cx.graph(), cx.node());
+  const int64_t dim = wrapped_dim(cx.graph(), cx.node(), kSelectDim);
   const ExprId index = cx.along(cx.tensor_arg(kSelectIndex), dim, ScalarType::Long);
   return cx.gathered(cx.tensor_arg(kSelectSelf), dim, index, compute_dtype(cx.out_dtype()), {cx.expand_to_point()});
 }
@@ -65,16 +66,13 @@ const char* refuse_gather(const ir::Graph& g, const ir::Node& n) {
   const TensorMeta& index = g.value(n.operands[1]).type;
   if (self.sizes.empty() || self.sizes.size() != index.sizes.size()) return "a 0-dim operand";
   if (!index_dtype(index.dtype)) return "an index dtype eager rejects";
-  const ir::Arg& dim = g.args(n)[kGatherDim];
-  const int64_t rank = static_cast<int64_t>(self.sizes.size());
-  if (dim.kind != ir::ArgKind::Int || dim.i < -rank || dim.i >= rank) return "a dim eager rejects";
+  if (wrapped_dim(g, n, kGatherDim) < 0) return "a dim eager rejects";
   return nullptr;
 }
 
 // self where index has its own sizes (self's leading part), dim at the index's value.
 ExprId lower_gather(LowerContext& cx) {
-  const int64_t rank = static_cast<int64_t>(cx.graph().value(cx.node().first_output).type.sizes.size());
-  const int64_t dim = cx.arg(kGatherDim).i < 0 ? cx.arg(kGatherDim).i + rank : cx.arg(kGatherDim).i;
+  const int64_t dim = wrapped_dim(cx.graph(), cx.node(), kGatherDim);
   const ExprId index = cx.operand(cx.tensor_arg(kGatherIndex), ScalarType::Long);
   const ir::ViewStep expand = cx.expand_to_point();
   const ir::ViewStep narrow{ir::ViewStep::Kind::NarrowTo, expand.ints};
