@@ -40,8 +40,8 @@ struct ExprPlan {
   Wrap wrp = Wrap::None;
   uint32_t slot = 0;  // column in the arena of its class
   uint32_t operands[3] = {0, 0, 0};
-  uint32_t index = 0;                 // Load: access; Reduced: reduction
-  ScalarType src = ScalarType::Float; // Load: buffer dtype; Reduced: reduction dtype
+  uint32_t index = 0;                 // Load, Gather: access; Reduced: reduction
+  ScalarType src = ScalarType::Float; // Load, Gather: buffer dtype; Reduced: reduction dtype
   char* data = nullptr;               // Load, Gather: element at domain index 0
   int64_t gather_stride = 0, gather_extent = 0;  // Gather: of the gathered axis
   Value uniform;                      // Constant, Param, ReduceCount: the value (of dtype t)

@@ -460,13 +460,8 @@ void Planner::recompute_gathered(ir::NodeId n) {
       if (from.domain_value == v) continue;  // its kernel's sizes are p's
       std::vector<ir::NodeId>& nodes = units_[u].nodes;
       nodes.erase(std::find(nodes.begin(), nodes.end(), p));
-      unit_[p] = into;
-      units_[into].nodes.push_back(p);
+      add_to(into, p);
       units_[into].deps.insert(u);
-      for (ir::ValueId o : g_.node(p).operands) {
-        const uint32_t d = unit_of_value(o);
-        if (d != ir::kNone && d != into) units_[into].deps.insert(d);
-      }
     }
     std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
     decisions_.push_back(absl::StrCat("kernel ", into, ": recomputes %", v, " (", g_.node(p).op->name,
