@@ -334,7 +334,7 @@ void eval_expr(const std::vector<ExprPlan>& plans, uint32_t id, const PointSet& 
       gather_col(e, ps, index, c.fs(0), c.is(0));
       return convert_col(e.src, c.fs(0), c.is(0), e.t, fo, io, n);
     }
-    case ScalarOp::Constant: case ScalarOp::Param: case ScalarOp::ReduceCount:
+    case ScalarOp::Constant: case ScalarOp::Param: case ScalarOp::ReduceCount: case ScalarOp::InPiece:
       return e.fp ? fill(fo, n, e.uniform.d) : fill(io, n, e.uniform.i);
     case ScalarOp::Reduced:
       for (int64_t k = 0; k < ps.n_outer; ++k) {

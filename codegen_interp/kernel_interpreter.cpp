@@ -156,6 +156,7 @@ class Interpreter {
           break;
         }
         case ScalarOp::ReduceCount: e.uniform = convert(of_int(inner_count_), ScalarType::Long, e.t); break;
+        case ScalarOp::InPiece: e.uniform = of_int(l_.in_piece.at(x.index) != 0 ? 1 : 0); break;
         default: break;
       }
     }

@@ -138,6 +138,7 @@ struct CompiledKernel::Variant {
   bool split = false;
   bool columns = false;
   std::vector<bool> transposed;  // tiled variants: per access
+  std::vector<bool> in_piece;
   std::string spec_text;  // "classes 121|columns": what variant_specs reports
   RunFn run = nullptr;
   PartialFn partial = nullptr;
@@ -192,16 +193,18 @@ std::string CompiledKernel::llvm_ir() const {
 
 const CompiledKernel::Variant& CompiledKernel::variant(const std::vector<StrideClass>& classes, bool streaming,
                                                        bool cache_stages, bool split, bool columns,
-                                                       const std::vector<bool>& transposed) const {
+                                                       const std::vector<bool>& transposed,
+                                                       const std::vector<bool>& in_piece) const {
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& v : variants_) {
     if (v->classes == classes && v->streaming == streaming && v->cache_stages == cache_stages && v->split == split &&
-        v->columns == columns && v->transposed == transposed) {
+        v->columns == columns && v->transposed == transposed && v->in_piece == in_piece) {
       return *v;
     }
   }
   JitEngine& jit = JitEngine::instance();
-  const VariantSpec spec{classes, jit.vector_bits(), options_.math, streaming, cache_stages, split, columns, transposed};
+  const VariantSpec spec{classes,   jit.vector_bits(), options_.math, streaming, cache_stages,
+                         split,     columns,           transposed,    in_piece};
   std::string spec_text = "classes ";
   for (StrideClass c : classes) spec_text += static_cast<char>('0' + static_cast<int>(c));
   if (streaming) spec_text += "|streaming";
@@ -211,6 +214,10 @@ const CompiledKernel::Variant& CompiledKernel::variant(const std::vector<StrideC
   if (spec.tiled()) {
     spec_text += "|tiled ";
     for (bool t : transposed) spec_text += t ? 't' : '-';
+  }
+  if (!in_piece.empty()) {
+    spec_text += "|pieces ";
+    for (bool p : in_piece) spec_text += p ? '1' : '0';
   }
   const std::string key =
       text_ + "|" + spec_text + (options_.math == MathMode::Fast ? "|fast" : "|precise");
@@ -232,6 +239,7 @@ const CompiledKernel::Variant& CompiledKernel::variant(const std::vector<StrideC
   v->split = split;
   v->columns = columns;
   v->transposed = transposed;
+  v->in_piece = in_piece;
   v->spec_text = std::move(spec_text);
   if (split) {
     v->partial = reinterpret_cast<PartialFn>(r.addresses[0]);
@@ -348,7 +356,8 @@ void CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault) c
                                                                      column_band_points(k_),
                                                                      outer.size() == 1 ? 0 : outer.back().size)
                                             : use_streaming(launch, classes, outer_count * inner_count));
-  const Variant& v = variant(classes, streaming, cache_stages, split, columns, transposed);
+  const std::vector<bool> in_piece(launch.in_piece.begin(), launch.in_piece.end());
+  const Variant& v = variant(classes, streaming, cache_stages, split, columns, transposed, in_piece);
 
   const size_t num_axes = outer.size() + inner.size();
   absl::InlinedVector<int64_t, 8> sizes;

@@ -56,7 +56,7 @@ class CompiledKernel {
  private:
   struct Variant;
   const Variant& variant(const std::vector<StrideClass>& classes, bool streaming, bool cache_stages, bool split,
-                         bool columns, const std::vector<bool>& transposed) const;
+                         bool columns, const std::vector<bool>& transposed, const std::vector<bool>& in_piece) const;
   // run() without the gathered-index check: sets *fault when an index was out of range.
   void run_bound(const ir::KernelLaunch& launch, int64_t* fault) const;
   bool use_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes, int64_t points) const;

@@ -55,6 +55,9 @@ struct VariantSpec {
   // `begin`/`end` count row blocks.
   std::vector<bool> transposed = {};  // per access; empty: not tiled
   bool tiled() const { return !transposed.empty(); }
+  // Per kernel piece: whether the launched box lies in it (constant per
+  // box, so InPiece folds and a select keeps only its piece's operand).
+  std::vector<bool> in_piece = {};
 };
 
 inline constexpr int64_t kTileRows = 32;

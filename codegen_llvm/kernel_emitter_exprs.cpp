@@ -153,6 +153,14 @@ Value* Emitter::Eval::compute(ExprId id) {
       break;
     }
     case ScalarOp::Constant: v = ops.constant(e); break;
+    case ScalarOp::InPiece: {
+      ir::Expr c;
+      c.op = ScalarOp::Constant;
+      c.dtype = ScalarType::Bool;
+      c.iconstant = e.index < em.spec_.in_piece.size() && em.spec_.in_piece[e.index] ? 1 : 0;
+      v = ops.constant(c);
+      break;
+    }
     case ScalarOp::Param: case ScalarOp::ReduceCount: v = ops.splat(em.leaf_[id]); break;
     case ScalarOp::Reduced: {
       const ScalarType rt = em.k_.reductions[e.index].dtype;

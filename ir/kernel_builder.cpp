@@ -100,6 +100,22 @@ ExprId KernelBuilder::reduced(uint32_t reduction) {
   return add(e);
 }
 
+ExprId KernelBuilder::in_piece(uint32_t piece) {
+  Expr e;
+  e.op = ScalarOp::InPiece;
+  e.dtype = ScalarType::Bool;
+  e.index = piece;
+  return add(e);
+}
+
+uint32_t KernelBuilder::add_piece(Piece p) {
+  for (uint32_t i = 0; i < k_->pieces.size(); ++i) {
+    if (k_->pieces[i] == p) return i;
+  }
+  k_->pieces.push_back(std::move(p));
+  return static_cast<uint32_t>(k_->pieces.size() - 1);
+}
+
 ExprId KernelBuilder::unary(ScalarOp op, ExprId a, ScalarType dtype) {
   Expr e;
   e.op = op;

@@ -27,6 +27,7 @@ std::string_view to_string(ViewStep::Kind kind) {
     case ViewStep::Kind::Chunk: return "chunk";
     case ViewStep::Kind::Gathered: return "gathered";
     case ViewStep::Kind::NarrowTo: return "narrow_to";
+    case ViewStep::Kind::Placed: return "placed";
   }
   return "?";
 }
@@ -102,7 +103,19 @@ class KernelVerifier {
     }
   }
 
+  void check_pieces() {
+    for (size_t p = 0; p < k_.pieces.size(); ++p) {
+      const Piece& pc = k_.pieces[p];
+      if (pc.axis >= k_.rank) fail("piece ", p, ": axis ", pc.axis, " out of the domain rank ", k_.rank);
+      if (pc.size_ref >= k_.num_shape_refs) fail("piece ", p, ": size shape ref s", pc.size_ref, " out of range");
+      for (uint32_t r : pc.after) {
+        if (r >= k_.num_shape_refs) fail("piece ", p, ": shape ref s", r, " out of range");
+      }
+    }
+  }
+
   void check_buffers_and_accesses() {
+    check_pieces();
     for (size_t b = 0; b < k_.buffers.size(); ++b) {
       if (!valid_dtype(k_.buffers[b].dtype)) fail("buffer ", b, ": invalid dtype");
     }
@@ -181,6 +194,22 @@ class KernelVerifier {
           else if (!dim_ok(v.ints[0], rank)) bad("dim out of range");
           if (++gathered_steps > 1) bad("a second gathered step");
           break;
+        case ViewStep::Kind::Placed: {
+          if (n != 1 || v.ints[0] < 0 || static_cast<size_t>(v.ints[0]) >= k_.pieces.size()) {
+            bad("needs one piece in range");
+            break;
+          }
+          // Its axis is a domain axis: no step may follow but other Placed ones.
+          for (size_t t = s + 1; t < acc.views.size(); ++t) {
+            const ViewStep& w = acc.views[t];
+            if (w.kind != ViewStep::Kind::Placed) bad("followed by a step other than placed");
+            else if (!w.ints.empty() && w.ints[0] >= 0 && static_cast<size_t>(w.ints[0]) < k_.pieces.size() &&
+                     k_.pieces[w.ints[0]].axis == k_.pieces[v.ints[0]].axis) {
+              bad("two placed steps along one axis");
+            }
+          }
+          break;
+        }
         default: bad("unknown kind"); break;
       }
     }
@@ -255,6 +284,10 @@ class KernelVerifier {
         if (e.index >= k_.num_params) fail("e", i, ": param p", e.index, " out of range");
         return;
       case ScalarOp::ReduceCount: return;
+      case ScalarOp::InPiece:
+        if (e.index >= k_.pieces.size()) fail("e", i, ": in_piece of piece ", e.index, " out of range");
+        if (e.dtype != ScalarType::Bool) fail("e", i, ": in_piece must have dtype b8");
+        return;
       case ScalarOp::Reduced:
         if (e.index >= k_.reductions.size()) {
           fail("e", i, ": reduced r", e.index, " out of range");
@@ -428,6 +461,8 @@ void print_view(std::string& out, const ViewStep& v) {
   const auto& x = v.ints;
   if ((v.kind == ViewStep::Kind::ExpandTo || v.kind == ViewStep::Kind::NarrowTo) && x.size() == 1) {
     out += "s" + std::to_string(x[0]);
+  } else if (v.kind == ViewStep::Kind::Placed && x.size() == 1) {
+    out += "piece" + std::to_string(x[0]);
   } else if (v.kind == ViewStep::Kind::AsStrided && x.size() >= 2 && x[0] >= 0 &&
              x.size() == static_cast<size_t>(2 * x[0] + 2)) {
     const auto n = static_cast<size_t>(x[0]);
@@ -482,6 +517,7 @@ void print_expr(std::string& out, const Kernel& k, size_t i) {
     case ScalarOp::Gather: out += " a" + std::to_string(e.index) + " at e" + std::to_string(e.operands[0]); return;
     case ScalarOp::Param: out += " p" + std::to_string(e.index); return;
     case ScalarOp::Reduced: out += " r" + std::to_string(e.index); return;
+    case ScalarOp::InPiece: out += " piece" + std::to_string(e.index); return;
     case ScalarOp::ReduceCount: return;
     case ScalarOp::Constant:
       out += ' ';
@@ -525,6 +561,12 @@ std::string print_kernel(const Kernel& k) {
   if (k.num_shape_refs != 0 || k.num_params != 0 || k.domain_shape != 0) {
     out += "  shapes " + std::to_string(k.num_shape_refs) + " (domain s" + std::to_string(k.domain_shape) +
            "), params " + std::to_string(k.num_params) + "\n";
+  }
+  for (size_t p = 0; p < k.pieces.size(); ++p) {
+    const Piece& pc = k.pieces[p];
+    out += "  piece" + std::to_string(p) + " = axis " + std::to_string(pc.axis) + " from " + std::to_string(pc.offset);
+    for (uint32_t r : pc.after) out += " + s" + std::to_string(r);
+    out += ", size of s" + std::to_string(pc.size_ref) + "\n";
   }
   std::vector<bool> referenced(k.buffers.size(), false);
   for (size_t a = 0; a < k.accesses.size(); ++a) {

@@ -67,7 +67,7 @@ struct Expr {
   ScalarOp op = ScalarOp::Constant;
   ScalarType dtype = ScalarType::Float;
   ExprId operands[3] = {0, 0, 0};
-  uint32_t index = 0;  // Load, Gather: access; Param: parameter; Reduced: reduction
+  uint32_t index = 0;  // Load, Gather: access; Param: parameter; Reduced: reduction; InPiece: piece
   double constant = 0; // Constant of a floating dtype
   int64_t iconstant = 0;  // Constant of an integral or bool dtype
 };
@@ -91,6 +91,8 @@ struct ViewStep {
                   // launch keeps its extent and stride for the Gather); later steps see the rest
     NarrowTo,     // ints = shape ref: each dim longer than the ref's keeps its first elements
                   // (gather reads self's leading part where its index is smaller)
+    Placed,       // ints = piece: the tensor is Kernel::pieces[piece] of the domain (its
+                  // axis starts at the piece's start); trailing steps only, one per axis
   };
   static constexpr int64_t kNoBound = INT64_MIN;
   Kind kind = Kind::Permute;
@@ -118,6 +120,21 @@ struct Access {
   std::vector<ViewStep> views;  // buffer tensor -> tensor aligned to the domain
   bool gathered() const;
   bool operator==(const Access&) const = default;
+};
+
+// A piece of the domain along one axis: [start, start + size), where start
+// is `offset` plus the sizes along `axis` of shape refs `after` and size is
+// shape ref `size_ref`'s size along `axis` (a part of a concatenation of
+// unequal parts, the input inside a padding). Clipped to the domain; an
+// access Placed in it is read only at its points (the launch runs the
+// domain in boxes along the pieces' bounds, each box wholly inside or
+// outside each piece: InPiece is constant over a box).
+struct Piece {
+  uint32_t axis = 0;
+  int64_t offset = 0;
+  std::vector<uint32_t> after;
+  uint32_t size_ref = 0;
+  bool operator==(const Piece&) const = default;
 };
 
 enum class ReduceOp : uint8_t { Sum, Prod, Max, Min, All, Any };
@@ -153,6 +170,7 @@ struct Kernel {
   uint32_t num_params = 0;
   std::vector<KernelBuffer> buffers;
   std::vector<Access> accesses;
+  std::vector<Piece> pieces;
   std::vector<Expr> exprs;
   std::vector<Reduction> reductions;
   std::vector<Store> stores;
@@ -174,6 +192,8 @@ class KernelBuilder {
   ExprId param(uint32_t index, ScalarType dtype);
   ExprId reduce_count(ScalarType dtype);
   ExprId reduced(uint32_t reduction);
+  ExprId in_piece(uint32_t piece);
+  uint32_t add_piece(Piece p);  // deduplicated
   ExprId gather(uint32_t access, ExprId index, ScalarType dtype);
   ExprId unary(ScalarOp op, ExprId a, ScalarType dtype);
   ExprId cast(ExprId a, ScalarType dtype);  // a itself when already of dtype

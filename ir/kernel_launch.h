@@ -27,6 +27,7 @@ struct KernelLaunch {
   std::vector<int64_t> domain;          // extent of each domain axis
   std::vector<BoundAccess> accesses;    // one per kernel access, in order
   std::vector<Scalar> params;           // one per kernel parameter
+  std::vector<uint8_t> in_piece = {};   // per kernel piece: whether this (box of the) domain lies in it
 };
 
 }  // namespace lz::ir

@@ -7,6 +7,7 @@
 
 #include "codegen_interp/kernel_interpreter.h"
 #include "core/error.h"
+#include "core/parallel.h"
 #include "core/tensor_impl.h"
 #include "lazy/code_generators.h"
 #include "lazy/config.h"
@@ -74,6 +75,7 @@ Tensor apply_view(const Tensor& t, const ir::ViewStep& s, std::span<const SizeVe
       return t.slice(v[0], v[2] * part, (v[2] + 1) * part);
     }
     case K::Gathered: return gathered_view(t, v[0] < 0 ? v[0] + t.dim() : v[0], gathered);
+    case K::Placed: return t;  // offset per box by launch_kernel
     case K::NarrowTo: {
       const SizeVec& to = shapes[static_cast<size_t>(v[0])];
       LZ_INTERNAL_ASSERT(static_cast<int64_t>(to.size()) == t.dim(), "narrow_to step: rank ", t.dim(), " vs ",
@@ -88,8 +90,9 @@ Tensor apply_view(const Tensor& t, const ir::ViewStep& s, std::span<const SizeVe
   LZ_INTERNAL_ASSERT(false, "unknown view step");
 }
 
-ir::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const Tensor& viewed, IntArrayRef domain,
-                                 bool reduced_store) {
+// `extents`: the domain's, or a placed access's piece sizes on their axes.
+ir::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const Tensor& viewed, IntArrayRef extents,
+                            bool reduced_store) {
   LZ_INTERNAL_ASSERT(viewed.dim() == static_cast<int64_t>(k.rank), "kernel ", k.name, " access a", a,
                      ": rank ", viewed.dim(), " does not match the domain rank ", k.rank);
   ir::BoundAccess b;
@@ -98,12 +101,152 @@ ir::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const Tensor& viewe
   for (uint32_t d = 0; d < k.rank; ++d) {
     const int64_t size = viewed.size(d);
     const bool reduced_axis = reduced_store && ((k.reduce_axes >> d) & 1);
-    LZ_INTERNAL_ASSERT(size == (reduced_axis ? 1 : domain[d]) || (size == 1 && !reduced_store),
+    LZ_INTERNAL_ASSERT(size == (reduced_axis ? 1 : extents[d]) || (size == 1 && !reduced_store),
                        "kernel ", k.name, " access a", a, ": shape ", shape_str(viewed.sizes()),
-                       " does not line up with the domain ", shape_str(domain));
+                       " does not line up with ", shape_str(extents));
     b.strides[d] = size == 1 ? 0 : viewed.stride(d);
   }
   return b;
+}
+
+// Runs one launch: compiled, or by the interpreter when the code declines it.
+void run_launch(const ir::Kernel& k, const KernelCode& code, const ir::KernelLaunch& launch) {
+  std::string failure;
+  if (code->launch(launch, &failure)) return;
+  // Declined: the reference interpreter runs it.
+  if (!failure.empty()) {
+    detail::count_codegen_failure(failure);
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true)) {
+      std::fprintf(stderr, "[lazuli] warning: %s; running it through the interpreter\n", failure.c_str());
+    }
+  }
+  detail::count_interpreted();
+  codegen_interp::run_kernel(k, launch);
+}
+
+// Where each piece lies along its axis in this launch: [begin, end), unclipped.
+struct PieceBounds {
+  int64_t begin = 0, end = 0;
+};
+
+std::vector<PieceBounds> piece_bounds(const ir::Kernel& k, std::span<const SizeVec> shapes) {
+  std::vector<PieceBounds> bounds;
+  for (const ir::Piece& p : k.pieces) {
+    int64_t begin = p.offset;
+    for (uint32_t r : p.after) begin += shapes[r].at(p.axis);
+    bounds.push_back({begin, begin + shapes[p.size_ref].at(p.axis)});
+  }
+  return bounds;
+}
+
+// A box of the domain: wholly inside or outside each piece.
+struct Box {
+  std::vector<int64_t> begin, extent;
+  std::vector<uint8_t> in_piece;
+};
+
+// The domain cut along each piece's axis at its (clipped) bounds; empty
+// boxes left out.
+std::vector<Box> boxes_of(const ir::Kernel& k, IntArrayRef domain, const std::vector<PieceBounds>& bounds) {
+  const size_t rank = domain.size();
+  std::vector<std::vector<int64_t>> cuts(rank);
+  for (size_t d = 0; d < rank; ++d) cuts[d] = {0, domain[d]};
+  for (size_t p = 0; p < k.pieces.size(); ++p) {
+    const uint32_t d = k.pieces[p].axis;
+    LZ_INTERNAL_ASSERT(((k.reduce_axes >> d) & 1) == 0, "kernel ", k.name, ": piece ", p, " along a reduction axis");
+    for (int64_t c : {bounds[p].begin, bounds[p].end}) cuts[d].push_back(std::clamp<int64_t>(c, 0, domain[d]));
+  }
+  for (std::vector<int64_t>& c : cuts) {
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    if (c.size() < 2) return {};  // an empty axis
+  }
+  std::vector<Box> boxes;
+  std::vector<size_t> at(rank, 0);  // per axis: the interval [cuts[d][at], cuts[d][at + 1])
+  while (true) {
+    Box box{std::vector<int64_t>(rank), std::vector<int64_t>(rank), std::vector<uint8_t>(k.pieces.size())};
+    for (size_t d = 0; d < rank; ++d) {
+      box.begin[d] = cuts[d][at[d]];
+      box.extent[d] = cuts[d][at[d] + 1] - box.begin[d];
+    }
+    for (size_t p = 0; p < k.pieces.size(); ++p) {
+      const int64_t b = box.begin[k.pieces[p].axis];
+      box.in_piece[p] = b >= bounds[p].begin && b < bounds[p].end;
+    }
+    boxes.push_back(std::move(box));
+    size_t d = rank;
+    while (d > 0 && ++at[d - 1] + 1 >= cuts[d - 1].size()) at[--d] = 0;
+    if (d == 0) return boxes;
+  }
+}
+
+// The launch of one box: an access placed in a piece the box lies in starts
+// at the box's point of the piece; one placed outside reads zeros (its
+// value is not selected there: InPiece is false).
+ir::KernelLaunch box_launch(const ir::Kernel& k, const ir::KernelLaunch& whole, const Box& box,
+                            const std::vector<PieceBounds>& bounds, const std::vector<std::vector<uint32_t>>& placed) {
+  alignas(64) static const int64_t zeros[8] = {};
+  ir::KernelLaunch l = whole;
+  l.domain = box.extent;
+  l.in_piece = box.in_piece;
+  for (size_t a = 0; a < k.accesses.size(); ++a) {
+    ir::BoundAccess& acc = l.accesses[a];
+    std::vector<int64_t> origin = box.begin;  // the box's first point in the access's own indices
+    bool inside = true;
+    for (uint32_t p : placed[a]) {
+      inside = inside && box.in_piece[p];
+      origin[k.pieces[p].axis] -= bounds[p].begin;
+    }
+    if (!inside) {
+      acc.data = const_cast<int64_t*>(zeros);
+      std::fill(acc.strides.begin(), acc.strides.end(), 0);
+      acc.gather_stride = 0;
+      continue;
+    }
+    int64_t offset = 0;
+    for (size_t d = 0; d < origin.size(); ++d) offset += origin[d] * acc.strides[d];
+    const auto es = static_cast<int64_t>(element_size(k.buffers[k.accesses[a].buffer].dtype));
+    acc.data = static_cast<char*>(acc.data) + offset * es;
+  }
+  return l;
+}
+
+// Domain points per chunk of launch_in_boxes (each box of a chunk reads
+// what the one before it left in the caches).
+constexpr int64_t kChunkPoints = 65536;
+
+// A kernel with pieces runs box by box (each box's code keeps only its
+// pieces' operands). Pieces across the rows (a cat along the last dim)
+// split each row between boxes: the domain is then walked in chunks of
+// rows along its first uncut axis, in parallel, each chunk's boxes in turn
+// on one thread, so the rows one box reads are still cached for the next.
+void launch_in_boxes(const ir::Kernel& k, const KernelCode& code, const ir::KernelLaunch& whole,
+                     std::span<const SizeVec> shapes, const std::vector<std::vector<uint32_t>>& placed) {
+  const std::vector<PieceBounds> bounds = piece_bounds(k, shapes);
+  const std::vector<Box> boxes = boxes_of(k, whole.domain, bounds);
+  const size_t rank = whole.domain.size();
+  uint64_t cut_axes = 0;
+  for (const ir::Piece& p : k.pieces) cut_axes |= uint64_t{1} << p.axis;
+  size_t axis = 0;
+  while (axis < rank && ((cut_axes >> axis) & 1)) ++axis;
+  if (boxes.size() < 2 || axis == rank || (cut_axes >> axis) == 0) {
+    for (const Box& box : boxes) run_launch(k, code, box_launch(k, whole, box, bounds, placed));
+    return;
+  }
+  int64_t inner = 1;  // points per index of `axis` (the axes after it)
+  for (size_t d = axis + 1; d < rank; ++d) inner *= whole.domain[d];
+  const int64_t rows = std::max<int64_t>(1, kChunkPoints / std::max<int64_t>(1, inner));
+  const int64_t chunks = (whole.domain[axis] + rows - 1) / rows;
+  parallel_for(0, chunks, 1, [&](int64_t first, int64_t last) {
+    for (int64_t c = first; c < last; ++c) {
+      for (Box box : boxes) {
+        box.begin[axis] = c * rows;
+        box.extent[axis] = std::min(rows, whole.domain[axis] - c * rows);
+        run_launch(k, code, box_launch(k, whole, box, bounds, placed));
+      }
+    }
+  });
 }
 
 std::mutex observer_mutex;
@@ -154,29 +297,28 @@ void launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const 
   // over a strided view (a broadcast operand) reads a contiguous copy.
   std::vector<Tensor> viewed;
   viewed.reserve(k.accesses.size());
+  const std::vector<PieceBounds> bounds = piece_bounds(k, shapes);
+  std::vector<std::vector<uint32_t>> placed(k.accesses.size());  // per access: the pieces it is placed in
   for (uint32_t a = 0; a < k.accesses.size(); ++a) {
     Tensor t = buffers[k.accesses[a].buffer];
     ir::BoundAccess gathered;
     gathered.gather_extent = -1;  // until a Gathered step
-    for (const ir::ViewStep& step : k.accesses[a].views) t = apply_view(t, step, shapes, &gathered);
-    launch.accesses.push_back(bind_access(k, a, t, domain, reduced[a]));
+    SizeVec extents = domain;
+    for (const ir::ViewStep& step : k.accesses[a].views) {
+      t = apply_view(t, step, shapes, &gathered);
+      if (step.kind != ir::ViewStep::Kind::Placed) continue;
+      const auto p = static_cast<uint32_t>(step.ints.at(0));
+      placed[a].push_back(p);
+      extents[k.pieces[p].axis] = bounds[p].end - bounds[p].begin;
+    }
+    launch.accesses.push_back(bind_access(k, a, t, extents, reduced[a]));
     launch.accesses.back().gather_extent = std::max<int64_t>(0, gathered.gather_extent);
     launch.accesses.back().gather_stride = gathered.gather_stride;
     viewed.push_back(std::move(t));
   }
   launch.params = std::move(params);
-  std::string failure;
-  if (code->launch(launch, &failure)) return;
-  // Declined: the reference interpreter runs it.
-  if (!failure.empty()) {
-    detail::count_codegen_failure(failure);
-    static std::atomic<bool> warned{false};
-    if (!warned.exchange(true)) {
-      std::fprintf(stderr, "[lazuli] warning: %s; running it through the interpreter\n", failure.c_str());
-    }
-  }
-  detail::count_interpreted();
-  codegen_interp::run_kernel(k, launch);
+  if (k.pieces.empty()) return run_launch(k, code, launch);
+  launch_in_boxes(k, code, launch, shapes, placed);
 }
 
 }  // namespace lz::lazy

@@ -24,7 +24,7 @@ struct Unit {
   ir::ValueId domain_value = 0;
   bool has_reduction = false;
   uint64_t reduce_axes = 0;
-  bool has_concat = false;
+  bool has_concat = false;  // stores a concatenation or padding (Concat, Place)
   // Its gathers check every index only when all of their points are computed.
   bool has_gather = false;
   std::vector<ir::NodeId> nodes;
@@ -103,6 +103,7 @@ class Planner {
   void plan_pointwise(ir::NodeId n);
   void plan_reduction(ir::NodeId n, const Lowering& l);
   void plan_concat(ir::NodeId n);
+  void plan_place(ir::NodeId n);
   // Of the kernels `candidates` (ascending) node `n` could join, those it
   // joins: within the node limit, of at most one reduction shape, and
   // all of them, or the first alone, or none, as merging keeps the unit
@@ -116,10 +117,11 @@ class Planner {
   bool sizes_checkable(const ir::Node& n) const {
     return std::all_of(n.operands.begin(), n.operands.end(), [&](ir::ValueId o) { return p_.origin[o] != ir::kNone; });
   }
-  // Whether `v` is a concatenation's output (stored, never an expression).
-  bool is_concat(ir::ValueId v) const {
+  // Whether `v` is a concatenation's or padding's output (stored, never an
+  // expression another node of its kernel reads).
+  bool is_assembled(ir::ValueId v) const {
     const Lowering* l = lowering_[g_.value(source(v)).node];
-    return l != nullptr && l->kind == Lowering::Kind::Concat;
+    return l != nullptr && (l->kind == Lowering::Kind::Concat || l->kind == Lowering::Kind::Place);
   }
   void make_eager(ir::NodeId n, std::string reason);
   void merge_into(uint32_t into, uint32_t from);
@@ -226,7 +228,7 @@ int Planner::fit(uint32_t u, ir::NodeId n) {
   // Operands from this unit must line up with the domain point by point.
   for (ir::ValueId o : g_.node(n).operands) {
     if (unit_of_value(o) != u) continue;
-    if (is_concat(o)) return 0;
+    if (is_assembled(o)) return 0;
     const ir::ValueId src = source(o);
     const SizeVec& src_shape = shape(src);
     const bool src_full = src_shape == domain;
@@ -407,7 +409,7 @@ void Planner::plan_reduction(ir::NodeId n, const Lowering& l) {
   const uint64_t axes = l.reduce_axes(g_, node);
   const uint32_t u = unit_of_value(input);
   const ir::ValueId out = node.first_output;
-  if (u != ir::kNone && units_[u].kernel && !full(u) && !through_views(input) && !is_concat(input) &&
+  if (u != ir::kNone && units_[u].kernel && !full(u) && !through_views(input) && !is_assembled(input) &&
       !gathered_by(n, u) &&
       shape(units_[u].domain_value) == shape(input) &&
       (!units_[u].has_reduction || units_[u].reduce_axes == axes) && can_merge(n, {u})) {
@@ -483,7 +485,7 @@ void Planner::plan_concat(ir::NodeId n) {
   for (ir::ValueId o : node.operands) {
     const uint32_t u = unit_of_value(o);
     if (u == ir::kNone || !units_[u].kernel || full(u) || shape(units_[u].domain_value) != part) continue;
-    if (is_concat(o) || shape(source(o)) != part) continue;
+    if (is_assembled(o) || shape(source(o)) != part) continue;
     if (through_views(o) && (!recomputable_at_views(u, o) || cost_of(u) > kRecomputeCost)) continue;
     fits.push_back(u);
   }
@@ -495,6 +497,40 @@ void Planner::plan_concat(ir::NodeId n) {
   units_[into].has_concat = true;
   units_[into].sibling_domains.insert(units_[into].sibling_domains.end(), node.operands.begin(),
                                       node.operands.end());
+}
+
+// A concatenation of unequal parts or a padding starts a kernel over its
+// output's shape. Producer kernels only it reads move in: each of their
+// points is computed once, in the box of its piece (the launch runs pieces
+// box by box, and the code of a box keeps only its piece's operand), so
+// the rule needs no cost bound. Kernels with reductions or gathers stay
+// apart (a box outside a piece reads zeros, which a gather would check),
+// as do merged siblings (their domains are checked against the kernel's).
+void Planner::plan_place(ir::NodeId n) {
+  const ir::Node& node = g_.node(n);
+  std::vector<uint32_t> absorbed;
+  for (ir::ValueId o : node.operands) {
+    const uint32_t u = unit_of_value(o);
+    if (u == ir::kNone || !units_[u].kernel || full(u)) continue;
+    const Unit& unit = units_[u];
+    if (unit.has_reduction || unit.has_concat || unit.has_gather || !unit.sibling_domains.empty()) continue;
+    if (std::find(absorbed.begin(), absorbed.end(), u) != absorbed.end() || !only_read_by(u, n)) continue;
+    absorbed.push_back(u);
+  }
+  if (!absorbed.empty() && !can_merge(n, absl::flat_hash_set<uint32_t>(absorbed.begin(), absorbed.end()))) {
+    absorbed.clear();
+  }
+  const uint32_t into = join(n, {}, node.first_output);
+  size_t nodes = units_[into].nodes.size();
+  for (uint32_t u : absorbed) {
+    if (nodes + units_[u].nodes.size() > kMaxKernelNodes) continue;
+    nodes += units_[u].nodes.size();
+    merge_into(into, u);
+    decisions_.push_back(absl::StrCat("kernel ", into, ": computes kernel ", u, " in its piece of %",
+                                      node.first_output));
+  }
+  std::sort(units_[into].nodes.begin(), units_[into].nodes.end());
+  units_[into].has_concat = true;
 }
 
 FusionPlan Planner::run() {
@@ -532,7 +568,7 @@ FusionPlan Planner::run() {
       make_eager(n, why_not);
       continue;
     }
-    if (l->kind == Lowering::Kind::Concat && !sizes_checkable(node)) {
+    if ((l->kind == Lowering::Kind::Concat || l->kind == Lowering::Kind::Place) && !sizes_checkable(node)) {
       make_eager(n, "a part whose sizes the executable cannot check");
       continue;
     }
@@ -546,6 +582,8 @@ FusionPlan Planner::run() {
       plan_reduction(n, *l);
     } else if (l->kind == Lowering::Kind::Concat) {
       plan_concat(n);
+    } else if (l->kind == Lowering::Kind::Place) {
+      plan_place(n);
     } else {
       plan_pointwise(n);
     }

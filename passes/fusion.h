@@ -47,8 +47,14 @@
 //   computing its operands (or starts one over their shape): the kernel
 //   stores each operand into its part of the output, so a rotary embedding's
 //   two halves and their cat are one kernel. Its consumers run over the
-//   output's shape, in kernels of their own; parts of different shapes are
-//   an eager cat.
+//   output's shape, in kernels of their own.
+// - A cat of parts of different sizes and constant_pad_nd start a kernel
+//   over the output's shape in which each operand is placed in its piece
+//   (kernel IR pieces: runtime bounds along one axis); the launch runs the
+//   domain box by box, each box inside or outside each piece, so each
+//   operand point is computed once. Producer kernels only it reads (no
+//   reductions or gathers) move into it whatever their cost. Its consumers
+//   run in kernels of their own, as a concatenation's.
 // - A gather (index_select, embedding, gather, nll_loss) joins like a
 //   pointwise node (nll_loss like a reduction over its targets) but loads
 //   the operand it gathers from: a kernel computing that operand would
@@ -57,8 +63,7 @@
 //   at the gathered points (nll_loss(log_softmax(x)) stores no [N, C]
 //   value). A kernel with gathers is recomputed through a consumer's views
 //   only when they keep every element, so every index is still checked.
-// - Not done yet: epilogue fusion into matmul, padding and concatenation
-//   of unequal parts.
+// - Not done yet: epilogue fusion into matmul.
 #pragma once
 
 #include "passes/fusion_plan.h"

@@ -180,6 +180,19 @@ class GroupLowering::Context final : public LowerContext {
     return ir::ViewStep{ir::ViewStep::Kind::ExpandTo,
                         {l_.shape_ref(reduction_ ? l_.group_.domain : node().first_output)}};
   }
+  uint32_t piece(int64_t axis, int64_t offset, const std::vector<uint32_t>& after, uint32_t size_operand) override {
+    ir::Piece p{static_cast<uint32_t>(axis), offset, {}, l_.shape_ref(node().operands.at(size_operand))};
+    for (uint32_t k : after) p.after.push_back(l_.shape_ref(node().operands.at(k)));
+    return builder().add_piece(std::move(p));
+  }
+  // Placed steps name domain axes: the node's output is the domain (the
+  // planner never reads it inside its kernel), so they end every chain.
+  ir::ExprId placed(uint32_t k, const std::vector<uint32_t>& pieces, ScalarType dtype) override {
+    LZ_INTERNAL_ASSERT(chain_.empty() && !reduction_, "%", node().first_output, " is placed under views");
+    Chain c;
+    for (uint32_t p : pieces) c.push_back(ir::ViewStep{ir::ViewStep::Kind::Placed, {static_cast<int64_t>(p)}});
+    return builder().cast(l_.value_expr(node().operands.at(k), c), dtype);
+  }
   ir::ExprId along(uint32_t k, int64_t axis, ScalarType dtype) override {
     const ir::ValueId out = node().first_output;
     std::vector<int64_t> sizes(l_.shape(out).size(), 1);

@@ -160,7 +160,11 @@ const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string
     *why_not = reason.empty() ? "no lowering for " + n.op->name : "not lowered: " + std::string(reason);
     return nullptr;
   }
-  const Lowering& lowering = *found;
+  const Lowering* chosen = found;
+  if (chosen->refuse && chosen->otherwise) {
+    if (chosen->refuse(g, n) != nullptr) chosen = chosen->otherwise;
+  }
+  const Lowering& lowering = *chosen;
   for (uint32_t k = 0; k < n.num_outputs; ++k) {
     const TensorMeta& t = g.value(n.first_output + k).type;
     if (!supported_dtype(t.dtype)) {

@@ -72,6 +72,16 @@ class LowerContext {
   // read in (its output's for pointwise nodes, the domain for reductions).
   virtual ir::ViewStep expand_to_point() = 0;
 
+  // Pieces (Lowering::Kind::Place). The piece of the output along `axis`
+  // starting at `offset` plus the sizes along `axis` of operands `after`,
+  // as long as operand `size_operand` is there.
+  virtual uint32_t piece(int64_t axis, int64_t offset, const std::vector<uint32_t>& after,
+                         uint32_t size_operand) = 0;
+  // Tensor operand `operand` placed in `pieces` (one per axis it is moved
+  // along; its size elsewhere is the output's), converted to `dtype`: its
+  // value where the point lies in all of them.
+  virtual ir::ExprId placed(uint32_t operand, const std::vector<uint32_t>& pieces, ScalarType dtype) = 0;
+
  protected:
   virtual ir::ExprId operand_at_point(uint32_t operand) = 0;
 
@@ -96,7 +106,12 @@ struct Lowering {
   // kernel runs over an operand's shape and stores each operand through the
   // view `part` of the output (lower_group.cpp), so nothing in the kernel
   // reads the output itself.
-  enum class Kind : uint8_t { Pointwise, Reduction, Concat };
+  //
+  // Place: the node's output holds its operands at offsets (cat of unequal
+  // parts, constant_pad_nd): the kernel runs over the output's shape and
+  // selects, by LowerContext::placed pieces, which operand a point reads.
+  // Like a Concat, nothing in the kernel reads the output itself.
+  enum class Kind : uint8_t { Pointwise, Reduction, Concat, Place };
   Kind kind = Kind::Pointwise;
   // Relative cost per element, for the recompute rule of the planner: the
   // cost of its costliest scalar operation (ir/scalar_ops.def).
@@ -121,6 +136,9 @@ struct Lowering {
   uint64_t gathered_operands = 0;
   // Reductions: the operand whose shape is the domain (reduce_axes are its dims).
   uint32_t domain_operand = 0;
+  // The lowering tried when `refuse` refuses a node (cat: Concat for equal
+  // parts, else Place).
+  const Lowering* otherwise = nullptr;
 };
 
 // The lowerings, indexed by OpId: each declared operator has a lowering, an

@@ -162,7 +162,7 @@ TEST_CASE("fusion plan: a concatenation of equal parts is stored by the kernel c
   CHECK(stacked_text.find("select(1, 1)") != std::string::npos);
 }
 
-TEST_CASE("fusion plan: a concatenation's consumers and unequal parts run elsewhere", "[fusion]") {
+TEST_CASE("fusion plan: a concatenation's consumers run elsewhere, unequal parts in pieces", "[fusion]") {
   // The consumer runs over the output's shape: a kernel of its own.
   const Planned consumer = plan_of(R"(graph {
   %0 : f32[4, 3] = input 0
@@ -172,7 +172,8 @@ TEST_CASE("fusion plan: a concatenation's consumers and unequal parts run elsewh
   return %3
 })");
   CHECK(group_kinds(consumer.plan) == "KK");
-  // Parts of different sizes: the eager cat between kernels, with the reason.
+  // Parts of different sizes: one kernel over the output, each part in its
+  // piece, the producer only the cat reads computed there.
   const Planned unequal = plan_of(R"(graph {
   %0 : f32[4, 3] = input 0
   %1 : f32[4, 5] = input 1
@@ -180,10 +181,25 @@ TEST_CASE("fusion plan: a concatenation's consumers and unequal parts run elsewh
   %3 : f32[4, 8] = cat([%2, %1], dim=1)
   return %3
 })");
-  CHECK(group_kinds(unequal.plan) == "KE");
+  REQUIRE(group_kinds(unequal.plan) == "K");
   bool logged = false;
-  for (const std::string& d : unequal.plan.decisions) logged = logged || d.find("operands of different shapes") != std::string::npos;
+  for (const std::string& d : unequal.plan.decisions) logged = logged || d.find("in its piece of %3") != std::string::npos;
   CHECK(logged);
+  const std::string text = lz::ir::print_kernel(unequal.plan.groups[0].kernel);
+  CHECK(text.find("piece1 = axis 1 from 0 + s") != std::string::npos);
+  CHECK(text.find("placed(piece0)") != std::string::npos);
+  // A padding: its input in a piece of each padded dim, the value elsewhere.
+  const Planned padded = plan_of(R"(graph {
+  %0 : f32[4, 3] = input 0
+  %1 : f32[4, 3] = exp(%0)
+  %2 : f32[5, 6] = constant_pad_nd(%1, pad=[1, 2, 0, 1])
+  return %2
+})");
+  REQUIRE(group_kinds(padded.plan) == "K");
+  const std::string pad_text = lz::ir::print_kernel(padded.plan.groups[0].kernel);
+  CHECK(pad_text.find("piece0 = axis 1 from 1, size of s") != std::string::npos);
+  CHECK(pad_text.find("piece1 = axis 0 from 0, size of s") != std::string::npos);
+  CHECK(pad_text.find("placed(piece0), placed(piece1)") != std::string::npos);
 }
 
 TEST_CASE("fusion plan: consumers of several kernels merge them into one multi-output kernel", "[fusion]") {

@@ -621,6 +621,14 @@ std::vector<FuzzOp> build() {
        }},
       {"cat", Operands::SameShape, Exact, false, 0, one_dim,
        [](const Args& a, const Step& s) { return lz::cat({a[0], a[1]}, s.ints.at(0)); }},
+      // Parts of unequal sizes along dim (a piece per part).
+      {"cat.unequal", Operands::SameShape, Exact, false, 0, one_dim,
+       [](const Args& a, const Step& s) {
+         const int64_t d = s.ints.at(0), rank = a[1].dim();
+         const int64_t w = d < 0 ? d + rank : d;
+         if (w < 0 || w >= rank) return lz::cat({a[0], a[1]}, d);  // eager's error
+         return lz::cat({a[0], lz::narrow(a[1], w, 0, a[1].size(w) / 2), a[1]}, d);
+       }},
       {"stack", Operands::SameShape, Exact, false, 0, unsqueeze_dim,
        [](const Args& a, const Step& s) { return lz::stack({a[0], a[1]}, s.ints.at(0)); }},
       // ---- Matrix products ----

@@ -137,7 +137,7 @@ TEST_CASE("lazy concatenation reused at other sizes checks that its parts stay e
   CHECK(lzl::metrics().cache_hits >= 1);
   const Tensor q2 = lz::randn({3, 2});
   check_same(program(p4.to_lazy(), q2.to_lazy()), program(p4, q2));
-  CHECK(lzl::metrics().eager_steps_total == 1);  // the unequal cat
+  CHECK(lzl::metrics().eager_steps_total == 0);  // the unequal cat: another plan (test_lazy_pieces.cpp)
   // Parts of other shapes in any order after that still give eager's answer.
   check_same(program(p6.to_lazy(), q6.to_lazy()), program(p6, q6));
   check_same(program(q2.to_lazy(), p4.to_lazy()), program(q2, p4));

@@ -126,6 +126,15 @@ Tensor rotary_cat(const Tensor& x, const Tensor& cos, const Tensor& sin) {
   return cat({x1 * cos - x2 * sin, x2 * cos + x1 * sin}, -1);
 }
 
+// W14u: the same with halves of unequal widths (pieces of one kernel).
+Tensor rotary_cat_unequal(const Tensor& x, const Tensor& cos, const Tensor& sin) {
+  const int64_t first = cos.size(-1), second = x.size(-1) - first;
+  return cat({x.narrow(-1, 0, first) * cos, x.narrow(-1, first, second) * sin + 1}, -1);
+}
+
+// W14p: a padding of a computed matrix (both dims, a runtime value).
+Tensor padded(const Tensor& x) { return constant_pad_nd(x * 2 + 1, {3, 93, 1, 1}, 0.5); }
+
 // W17: W2's chain on 1-D sizes 256, 384, ..., 8192, each materialised on
 // its own (a lazy user calling to_eager() after each): one graph per size.
 constexpr int64_t kSweepFirst = 256, kSweepStep = 128, kSweepLast = 8192;
@@ -228,6 +237,18 @@ std::vector<Workload> make_all() {
                },
                [](std::vector<Tensor>& in) { return std::vector<Tensor>{rotary_cat(in[0], in[1], in[2])}; },
                [](const std::vector<Tensor>& in) { return 2 * bytes_of(in[0]) + bytes_of(in[1]) + bytes_of(in[2]); }});
+  w.push_back({"W14u", "rope_unequal", "x: [8, 256, 8, 128], cos: [256, 1, 80], sin: [256, 1, 48]", true,
+               [](bool q, ScalarType t) {
+                 const int64_t batch = q ? 2 : 8;
+                 return std::vector<Tensor>{normal({batch, 256, 8, 128}, 14, t), normal({256, 1, 80}, 114, t),
+                                            normal({256, 1, 48}, 1114, t)};
+               },
+               [](std::vector<Tensor>& in) { return std::vector<Tensor>{rotary_cat_unequal(in[0], in[1], in[2])}; },
+               [](const std::vector<Tensor>& in) { return 2 * bytes_of(in[0]) + bytes_of(in[1]) + bytes_of(in[2]); }});
+  w.push_back({"W14p", "pad", "x: [4096, 4000], padded to [4098, 4096]", true,
+               [](bool q, ScalarType t) { return std::vector<Tensor>{normal({q ? 256 : 4096, 4000}, 141, t)}; },
+               [](std::vector<Tensor>& in) { return std::vector<Tensor>{padded(in[0])}; },
+               [](const std::vector<Tensor>& in) { return 2 * bytes_of(in[0]); }});
   w.push_back({"W15", "xent_vocab", "logits: [1024, 32000], target: int64 [1024]; mean", true,
                [](bool q, ScalarType t) {
                  const int64_t batch = q ? 64 : 1024, vocab = q ? 4000 : 32000;
