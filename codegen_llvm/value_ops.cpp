@@ -430,7 +430,10 @@ Value* ValueOps::div_by_invariant(Value* a, Value* b, ScalarType result) const {
   Value* as = b_.CreateFMul(a, scale);
   Value* q = b_.CreateFMul(as, r);
   Value* residual = b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ty}, {b_.CreateFNeg(q), bs, as});
-  Value* refined = b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ty}, {residual, r, q});
+  // The correction is a sum, which turns -0 into +0: the quotient keeps q's
+  // sign (that of a / b; hardswish's -0 for x <= -3 as eager).
+  Value* refined = b_.CreateBinaryIntrinsic(
+      llvm::Intrinsic::copysign, b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ty}, {residual, r, q}), q);
   // b = 0 or inf, or a = inf: the residual is NaN, q is already IEEE's
   // answer. Where refined is NaN, q is taken: with AVX-512, one vfixupimmps
   // (QNaN and SNaN classes keep q, all others give refined) instead of two

@@ -212,37 +212,48 @@ ir::KernelLaunch box_launch(const ir::Kernel& k, const ir::KernelLaunch& whole, 
   return l;
 }
 
-// Domain points per chunk of launch_in_boxes (each box of a chunk reads
-// what the one before it left in the caches).
+// Domain points per chunk of launch_in_boxes, about: each box of a chunk
+// finds in L2 the rows the one before it read.
 constexpr int64_t kChunkPoints = 65536;
 
 // A kernel with pieces runs box by box (each box's code keeps only its
 // pieces' operands). Pieces across the rows (a cat along the last dim)
 // split each row between boxes: the domain is then walked in chunks of
-// rows along its first uncut axis, in parallel, each chunk's boxes in turn
-// on one thread, so the rows one box reads are still cached for the next.
+// rows over its leading uncut axes (single indices of the outer ones, a
+// block along the innermost one), in parallel, each chunk's boxes in turn
+// on one thread, so the second box finds the lines the first one's
+// prefetches brought in.
 void launch_in_boxes(const ir::Kernel& k, const KernelCode& code, const ir::KernelLaunch& whole,
                      std::span<const SizeVec> shapes, const std::vector<std::vector<uint32_t>>& placed) {
   const std::vector<PieceBounds> bounds = piece_bounds(k, shapes);
   const std::vector<Box> boxes = boxes_of(k, whole.domain, bounds);
-  const size_t rank = whole.domain.size();
-  uint64_t cut_axes = 0;
-  for (const ir::Piece& p : k.pieces) cut_axes |= uint64_t{1} << p.axis;
-  size_t axis = 0;
-  while (axis < rank && ((cut_axes >> axis) & 1)) ++axis;
-  if (boxes.size() < 2 || axis == rank || (cut_axes >> axis) == 0) {
+  const IntArrayRef domain = whole.domain;
+  const size_t rank = domain.size();
+  size_t first_cut = rank;
+  for (const ir::Piece& p : k.pieces) first_cut = std::min<size_t>(first_cut, p.axis);
+  if (boxes.size() < 2 || first_cut == 0) {
     for (const Box& box : boxes) run_launch(k, code, box_launch(k, whole, box, bounds, placed));
     return;
   }
-  int64_t inner = 1;  // points per index of `axis` (the axes after it)
-  for (size_t d = axis + 1; d < rank; ++d) inner *= whole.domain[d];
-  const int64_t rows = std::max<int64_t>(1, kChunkPoints / std::max<int64_t>(1, inner));
-  const int64_t chunks = (whole.domain[axis] + rows - 1) / rows;
-  parallel_for(0, chunks, 1, [&](int64_t first, int64_t last) {
+  // The block axis: the first whose trailing axes hold at most kChunkPoints.
+  std::vector<int64_t> trailing(rank + 1, 1);
+  for (size_t d = rank; d-- > 0;) trailing[d] = trailing[d + 1] * domain[d];
+  size_t axis = 0;
+  while (axis + 1 < first_cut && trailing[axis + 1] > kChunkPoints) ++axis;
+  const int64_t rows = std::max<int64_t>(1, kChunkPoints / std::max<int64_t>(1, trailing[axis + 1]));
+  const int64_t blocks = (domain[axis] + rows - 1) / rows;
+  const int64_t outer = trailing[0] / std::max<int64_t>(1, trailing[axis]);  // index tuples of the axes before
+  parallel_for(0, outer * blocks, 1, [&](int64_t first, int64_t last) {
     for (int64_t c = first; c < last; ++c) {
       for (Box box : boxes) {
-        box.begin[axis] = c * rows;
-        box.extent[axis] = std::min(rows, whole.domain[axis] - c * rows);
+        int64_t o = c / blocks;
+        for (size_t d = axis; d-- > 0;) {
+          box.begin[d] = o % domain[d];
+          box.extent[d] = 1;
+          o /= domain[d];
+        }
+        box.begin[axis] = (c % blocks) * rows;
+        box.extent[axis] = std::min(rows, domain[axis] - box.begin[axis]);
         run_launch(k, code, box_launch(k, whole, box, bounds, placed));
       }
     }

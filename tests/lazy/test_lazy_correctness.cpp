@@ -401,3 +401,18 @@ TEST_CASE("lazy LZ_CHECK_EAGER names the node a wrong lowering computes", "[lazy
   lzl::set_settings(s);
   check_same(program(xe.to_lazy()), program(xe), 1e-5, 1e-5);
 }
+
+TEST_CASE("lazy division by a number keeps the sign of a zero quotient, compiled too", "[lazy]") {
+  // hardswish(x) = x relu6(x + 3) / 6 is -0 below -3; atan2 tells -0 from
+  // +0 (-pi against pi). The compiled division by an invariant divisor
+  // refines its quotient with a sum, which must not turn -0 into +0.
+  SettingsGuard guard;
+  lzl::Settings s = lzl::settings();
+  s.jit_threshold = 1;
+  lzl::set_settings(s);
+  fresh_start();
+  const Tensor x = lz::linspace(-8, 8, 4099);
+  auto f = [](const Tensor& v) { return lz::atan2(lz::hardswish(v), lz::full_like(v, -1)) + v / -6; };
+  check_same(f(x.to_lazy()), f(x));
+  CHECK(lzl::metrics().eager_steps_total == 0);
+}
