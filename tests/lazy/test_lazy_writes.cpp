@@ -189,6 +189,23 @@ TEST_CASE("lazy in-place int add_ of a float raises TypeError at the call like e
   check_same(il2, ie * ie);
 }
 
+TEST_CASE("lazy a view written with a cheap temporary keeps its value after a sync", "[lazy]") {
+  // After v.copy_(q), v holds q's value: q (cheap, live, not requested) is
+  // not left pending then, since the view reads its base's stored result
+  // (fuzz seed 91160: an internal error at the view's next use).
+  fresh_start();
+  const Tensor xe = lz::randn({4}), se = lz::randn({});
+  Tensor s = se.clone().to_lazy();
+  const Tensor q = xe.to_lazy().select(0, 3) / s;
+  Tensor v = s.permute({});
+  v.copy_(q);
+  const Tensor expected = xe.select(0, 3) / se;
+  check_same(v, expected);  // a sync of the view alone: q stays live
+  check_same(v.permute({}) * 2, expected * 2);
+  check_same(q, expected);
+  check_same(s, expected);
+}
+
 TEST_CASE("lazy out= variants resize empty outs and cast into other dtypes", "[lazy]") {
   fresh_start();
   const Tensor ae = lz::randn({3, 4});
