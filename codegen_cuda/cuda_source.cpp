@@ -294,7 +294,7 @@ void Generator::emit_store_stage(std::ostream& o, const ir::Store& s, const std:
 
 CudaSource generate_cuda_source(const ir::Kernel& k) {
   // Gathers need the fault report of the CPU launch (kernel_abi.h), pieces
-  // the CPU launch's boxes (lazy/kernel_launch.cpp); not written for CUDA yet.
+  // the CPU launch's boxes (lazy/launch_pieces.cpp); not written for CUDA yet.
   for (const ir::Expr& e : k.exprs) {
     LZ_CHECK(e.op != ir::ScalarOp::Gather, NotImplementedError, "[codegen_cuda] kernel ", k.name,
              ": no CUDA form for gather");
