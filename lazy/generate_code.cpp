@@ -1,8 +1,11 @@
 #include "lazy/generate_code.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
+#include "core/op_tags.h"
 #include "ir/kernel_ir.h"
 #include "lazy/config.h"
 
@@ -21,6 +24,31 @@ void inject_wrong_lowering(ir::Kernel& k) {
   }
 }
 
+// The nodes the eager steps replacing a kernel group run, in order: the
+// group's, and the views folded into its loads (index arithmetic in a
+// kernel, tensors for an eager step) that no group of the plan computes.
+std::vector<ir::NodeId> eager_nodes(const ir::Graph& g, const passes::FusionGroup& group,
+                                    const absl::flat_hash_set<ir::NodeId>& planned) {
+  std::vector<ir::NodeId> nodes = group.nodes;
+  absl::flat_hash_set<ir::NodeId> seen(nodes.begin(), nodes.end());
+  std::vector<ir::NodeId> stack = nodes;
+  while (!stack.empty()) {
+    const ir::NodeId n = stack.back();
+    stack.pop_back();
+    for (ir::ValueId o : g.node(n).operands) {
+      const ir::NodeId p = g.value(o).node;
+      const ir::Node& producer = g.node(p);
+      if (producer.is_input() || !producer.op->tags.has(Tag::View) || planned.contains(p)) continue;
+      if (seen.insert(p).second) {
+        nodes.push_back(p);
+        stack.push_back(p);
+      }
+    }
+  }
+  std::sort(nodes.begin(), nodes.end());
+  return nodes;
+}
+
 }  // namespace
 
 Device device_of(const passes::Program& p, const passes::FusionGroup& group) {
@@ -33,6 +61,8 @@ Device device_of(const passes::Program& p, const passes::FusionGroup& group) {
 std::vector<KernelCode> generate_code(const passes::Program& p, passes::FusionPlan& plan) {
   std::vector<KernelCode> compiled;
   std::vector<passes::FusionGroup> groups;
+  absl::flat_hash_set<ir::NodeId> planned;
+  for (const passes::FusionGroup& group : plan.groups) planned.insert(group.nodes.begin(), group.nodes.end());
   for (passes::FusionGroup& group : plan.groups) {
     std::string failure;
     KernelCode c;
@@ -44,7 +74,7 @@ std::vector<KernelCode> generate_code(const passes::Program& p, passes::FusionPl
       continue;
     }
     plan.decisions.push_back("kernel " + group.kernel.name + " runs as eager steps: " + failure);
-    for (ir::NodeId n : group.nodes) {
+    for (ir::NodeId n : eager_nodes(p.graph, group, planned)) {
       passes::FusionGroup eager;
       eager.nodes = {n};
       eager.reason = "code generator: " + failure;

@@ -16,8 +16,8 @@ namespace lz::lazy {
 Device device_of(const passes::Program& p, const passes::FusionGroup& group);
 
 // Per plan group: the compiled kernel, or empty for an eager group. A kernel
-// the code generator cannot emit becomes eager steps, one per node, each
-// saying why (so metrics, LZ_DEBUG and dumps show the fallback): `plan`'s
+// the code generator cannot emit becomes eager steps, one per node (and per
+// view it read as index arithmetic), each saying why (so metrics, LZ_DEBUG and dumps show the fallback): `plan`'s
 // groups change then, and the result matches the new groups.
 std::vector<KernelCode> generate_code(const passes::Program& p, passes::FusionPlan& plan);
 

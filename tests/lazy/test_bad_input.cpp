@@ -184,4 +184,27 @@ TEST_CASE("faults: a kernel that fails to compile runs as eager steps, counted",
   CHECK(lzl::metrics().eager_steps_total == 0);
 }
 
+TEST_CASE("faults: a failed kernel's eager steps take the views it read as index arithmetic", "[lazy][bad_input]") {
+  // The slices and the transpose were folded into the kernel's loads; as
+  // eager steps they are tensors again (a cat of unequal parts declined by
+  // the CUDA generator did this: "value used before it is computed").
+  fresh_start();
+  SettingsGuard guard;
+  lzl::Settings s = lzl::settings();
+  s.jit_fault = "cat";
+  s.jit_threshold = 1;
+  lzl::set_settings(s);
+  const Tensor x = lz::randn({6, 10});
+  auto program = [](const Tensor& v) {
+    return lz::cat({v.slice(1, 0, 7) * 2, v.slice(1, 7, 10).t().t().exp()}, 1) + 1;
+  };
+  check_same(program(x.to_lazy()), program(x));
+  uint64_t injected = 0;
+  for (const auto& [reason, n] : lzl::metrics().codegen_failures) {
+    if (reason.find("LZ_JIT_FAULT") != std::string::npos) injected += n;
+  }
+  CHECK(injected == 1);
+  CHECK(lzl::metrics().eager_steps_total >= 3);
+}
+
 }  // namespace
