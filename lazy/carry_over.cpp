@@ -102,11 +102,10 @@ std::vector<ir::ValueId> Trace::values_to_leave_pending(std::span<const ir::Valu
   // Candidates first: live base tensors pending here that were not asked
   // for. Usually there are none, and a sync pays for this scan only.
   std::vector<ir::ValueId> candidates;
-  const auto pending_here = [&](const LazyValue& v) { return v.pending() && v.trace.get() == this && v.epoch == epoch_; };
   for (LazyTensorImpl* t : registry_) {
     if (t->is_view() || t->has_group()) continue;  // views read their base's stored result
     const LazyValue& v = t->own_value();
-    if (!pending_here(v)) continue;
+    if (!v.pending_in(this, epoch_)) continue;
     if (std::find(requested.begin(), requested.end(), v.id) == requested.end()) candidates.push_back(v.id);
   }
   if (candidates.empty() || requested.empty()) return {};
@@ -114,8 +113,10 @@ std::vector<ir::ValueId> Trace::values_to_leave_pending(std::span<const ir::Valu
   // base's result (a view written with copy_ holds the value written).
   absl::flat_hash_set<ir::ValueId> in_views;
   for (LazyTensorImpl* t : registry_) {
-    if (t->is_view() && pending_here(t->own_value())) in_views.insert(t->own_value().id);
-    if ((t->is_view() || t->has_group()) && pending_here(t->group().base)) in_views.insert(t->group().base.id);
+    if (t->is_view() && t->own_value().pending_in(this, epoch_)) in_views.insert(t->own_value().id);
+    if ((t->is_view() || t->has_group()) && t->group().base.pending_in(this, epoch_)) {
+      in_views.insert(t->group().base.id);
+    }
   }
   if (!in_views.empty()) {
     candidates.erase(std::remove_if(candidates.begin(), candidates.end(),

@@ -43,6 +43,10 @@ struct LazyValue {
   ir::ValueId cone_value = ir::kNone;
 
   bool pending() const { return static_cast<bool>(trace); }
+  // Pending in graph epoch `epoch` of trace `tr` (not a stale id of an earlier graph).
+  bool pending_in(const Trace* tr, uint64_t graph_epoch) const {
+    return trace.get() == tr && tr != nullptr && epoch == graph_epoch;
+  }
   bool failed() const { return static_cast<bool>(error); }
   bool empty() const { return !trace && !data.defined() && !error && !cones; }
 };

@@ -23,10 +23,6 @@ namespace lz::lazy {
 
 namespace {
 
-bool pending_here(const LazyValue& v, const Trace* tr, uint64_t epoch) {
-  return v.pending() && v.trace.get() == tr && v.epoch == epoch;
-}
-
 // The values of `tr` some live tensor still needs: bases' values (a base
 // with views holds its group's) and the bases of views' groups. A view's
 // own pending value is visited too (needed = false): views are read from
@@ -36,11 +32,11 @@ void for_each_needed_value(const std::vector<LazyTensorImpl*>& registry, const T
                            uint64_t epoch, Fn fn) {
   for (LazyTensorImpl* t : registry) {
     if (!t->is_view()) {
-      if (pending_here(t->own_value(), tr, epoch)) fn(t->own_value(), true);
+      if (t->own_value().pending_in(tr, epoch)) fn(t->own_value(), true);
       continue;
     }
-    if (pending_here(t->own_value(), tr, epoch)) fn(t->own_value(), false);
-    if (pending_here(t->group().base, tr, epoch)) fn(t->group().base, true);
+    if (t->own_value().pending_in(tr, epoch)) fn(t->own_value(), false);
+    if (t->group().base.pending_in(tr, epoch)) fn(t->group().base, true);
   }
 }
 

@@ -160,11 +160,14 @@ const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string
     *why_not = reason.empty() ? "no lowering for " + n.op->name : "not lowered: " + std::string(reason);
     return nullptr;
   }
+  // Each refuse runs once; `otherwise` serves the nodes `found` refuses.
+  const auto refusal = [&](const Lowering& l) { return l.refuse ? l.refuse(g, n) : nullptr; };
   const Lowering* chosen = found;
-  if (chosen->refuse && chosen->otherwise) {
-    if (chosen->refuse(g, n) != nullptr) chosen = chosen->otherwise;
+  const char* refused = refusal(*found);
+  if (refused != nullptr && found->otherwise != nullptr) {
+    chosen = found->otherwise;
+    refused = refusal(*chosen);
   }
-  const Lowering& lowering = *chosen;
   for (uint32_t k = 0; k < n.num_outputs; ++k) {
     const TensorMeta& t = g.value(n.first_output + k).type;
     if (!supported_dtype(t.dtype)) {
@@ -172,11 +175,9 @@ const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string
       return nullptr;
     }
   }
-  if (lowering.refuse) {
-    if (const char* why = lowering.refuse(g, n)) {
-      *why_not = why;
-      return nullptr;
-    }
+  if (refused != nullptr) {
+    *why_not = refused;
+    return nullptr;
   }
   for (ir::ValueId v : n.operands) {
     if (g.value(v).type.device != g.value(n.first_output).type.device) {
@@ -184,7 +185,7 @@ const Lowering* find_lowering(const ir::Graph& g, const ir::Node& n, std::string
       return nullptr;
     }
   }
-  return &lowering;
+  return chosen;
 }
 
 }  // namespace lz::passes

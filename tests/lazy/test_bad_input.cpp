@@ -158,6 +158,15 @@ TEST_CASE("bad input: a CUDA tensor where there is no CUDA", "[lazy][bad_input]"
                     Catch::Contains("CUDA unavailable"));
 }
 
+// Code generator failures LZ_JIT_FAULT injected, as the metrics count them.
+uint64_t injected_compile_failures(const lzl::LazyMetrics& m) {
+  uint64_t injected = 0;
+  for (const auto& [reason, n] : m.codegen_failures) {
+    if (reason.find("LZ_JIT_FAULT") != std::string::npos) injected += n;
+  }
+  return injected;
+}
+
 TEST_CASE("faults: a kernel that fails to compile runs as eager steps, counted", "[lazy][bad_input]") {
   fresh_start();
   SettingsGuard guard;
@@ -169,11 +178,7 @@ TEST_CASE("faults: a kernel that fails to compile runs as eager steps, counted",
   const Tensor lazy = lz::exp(x.to_lazy() * 2) + 1;
   check_same(lazy, lz::exp(x * 2) + 1);
   const lzl::LazyMetrics m = lzl::metrics();
-  uint64_t injected = 0;
-  for (const auto& [reason, n] : m.codegen_failures) {
-    if (reason.find("LZ_JIT_FAULT") != std::string::npos) injected += n;
-  }
-  CHECK(injected == 1);
+  CHECK(injected_compile_failures(m) == 1);
   CHECK(m.eager_steps_total >= 2);  // mul, exp and add ran their eager kernels
   // Without the fault the same graph compiles again (the setting is part of the cache's state).
   s.jit_fault.clear();
@@ -199,11 +204,7 @@ TEST_CASE("faults: a failed kernel's eager steps take the views it read as index
     return lz::cat({v.slice(1, 0, 7) * 2, v.slice(1, 7, 10).t().t().exp()}, 1) + 1;
   };
   check_same(program(x.to_lazy()), program(x));
-  uint64_t injected = 0;
-  for (const auto& [reason, n] : lzl::metrics().codegen_failures) {
-    if (reason.find("LZ_JIT_FAULT") != std::string::npos) injected += n;
-  }
-  CHECK(injected == 1);
+  CHECK(injected_compile_failures(lzl::metrics()) == 1);
   CHECK(lzl::metrics().eager_steps_total >= 3);
 }
 
