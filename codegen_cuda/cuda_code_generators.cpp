@@ -20,9 +20,9 @@ template <class Kernel, void (Kernel::*Run)(const ir::KernelLaunch&) const>
 class CudaCode final : public ir::CompiledCode {
  public:
   explicit CudaCode(std::shared_ptr<const Kernel> kernel) : kernel_(std::move(kernel)) {}
-  bool launch(const ir::KernelLaunch& launch, std::string* /*failure*/) const override {
+  ir::Launched launch(const ir::KernelLaunch& launch, std::string* /*failure*/) const override {
     (kernel_.get()->*Run)(launch);
-    return true;
+    return ir::Launched::Ran;
   }
   std::string_view language() const override { return "cu"; }
   std::string text() const override { return kernel_->source().code; }

@@ -10,9 +10,9 @@ namespace {
 class InterpretedCode final : public ir::CompiledCode {
  public:
   explicit InterpretedCode(const ir::Kernel& k) : kernel_(k) {}
-  bool launch(const ir::KernelLaunch& launch, std::string* /*failure*/) const override {
+  ir::Launched launch(const ir::KernelLaunch& launch, std::string* /*failure*/) const override {
     run_kernel(kernel_, launch);
-    return true;
+    return ir::Launched::Ran;
   }
   std::string_view language() const override { return {}; }
   std::string text() const override { return {}; }

@@ -132,13 +132,7 @@ std::unique_ptr<llvm::Module> emit_or_fail(const ir::Kernel& k, const VariantSpe
 
 struct CompiledKernel::Variant {
   std::shared_ptr<const void> code;  // keeps the functions below linked
-  std::vector<StrideClass> classes;
-  bool streaming = false;
-  bool cache_stages = false;
-  bool split = false;
-  bool columns = false;
-  std::vector<bool> transposed;  // tiled variants: per access
-  std::vector<bool> in_piece;
+  VariantKey key;
   std::string spec_text;  // "classes 121|columns": what variant_specs reports
   RunFn run = nullptr;
   PartialFn partial = nullptr;
@@ -191,65 +185,77 @@ std::string CompiledKernel::llvm_ir() const {
       [&](llvm::LLVMContext& c) { return emit_or_fail(k_, spec, "lzk_" + k_.name, c); });
 }
 
-const CompiledKernel::Variant& CompiledKernel::variant(const std::vector<StrideClass>& classes, bool streaming,
-                                                       bool cache_stages, bool split, bool columns,
-                                                       const std::vector<bool>& transposed,
-                                                       const std::vector<bool>& in_piece) const {
+const CompiledKernel::Variant* CompiledKernel::find_variant(const VariantKey& key) const {
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& v : variants_) {
-    if (v->classes == classes && v->streaming == streaming && v->cache_stages == cache_stages && v->split == split &&
-        v->columns == columns && v->transposed == transposed && v->in_piece == in_piece) {
-      return *v;
-    }
+    if (v->key == key) return v.get();
   }
+  for (const Failed& f : failed_) {
+    if (f.key == key) throw CompileFailure{f.reason};
+  }
+  return nullptr;
+}
+
+const CompiledKernel::Variant& CompiledKernel::variant(const VariantKey& key) const {
+  if (const Variant* v = find_variant(key)) return *v;
+  compile_variant(key);
+  return *find_variant(key);
+}
+
+// Compiled without holding mu_: launches of variants compiled already run
+// meanwhile. Two threads compiling one key link the same code (the JIT's
+// in-memory cache); the second keeps the first's Variant.
+void CompiledKernel::compile_variant(const VariantKey& key) const {
   JitEngine& jit = JitEngine::instance();
-  const VariantSpec spec{classes,   jit.vector_bits(), options_.math, streaming, cache_stages,
-                         split,     columns,           transposed,    in_piece};
+  const VariantSpec spec{key.classes, jit.vector_bits(), options_.math, key.streaming, key.cache_stages,
+                         key.split,   key.columns,       key.transposed, key.in_piece};
   std::string spec_text = "classes ";
-  for (StrideClass c : classes) spec_text += static_cast<char>('0' + static_cast<int>(c));
-  if (streaming) spec_text += "|streaming";
-  if (cache_stages) spec_text += "|cache_stages";
-  if (split) spec_text += "|split";
-  if (columns) spec_text += "|columns";
+  for (StrideClass c : key.classes) spec_text += static_cast<char>('0' + static_cast<int>(c));
+  if (key.streaming) spec_text += "|streaming";
+  if (key.cache_stages) spec_text += "|cache_stages";
+  if (key.split) spec_text += "|split";
+  if (key.columns) spec_text += "|columns";
   if (spec.tiled()) {
     spec_text += "|tiled ";
-    for (bool t : transposed) spec_text += t ? 't' : '-';
+    for (bool t : key.transposed) spec_text += t ? 't' : '-';
   }
-  if (!in_piece.empty()) {
+  if (!key.in_piece.empty()) {
     spec_text += "|pieces ";
-    for (bool p : in_piece) spec_text += p ? '1' : '0';
+    for (bool p : key.in_piece) spec_text += p ? '1' : '0';
   }
-  const std::string key =
-      text_ + "|" + spec_text + (options_.math == MathMode::Fast ? "|fast" : "|precise");
+  const std::string text = text_ + "|" + spec_text + (options_.math == MathMode::Fast ? "|fast" : "|precise");
   char prefix[32];
-  std::snprintf(prefix, sizeof prefix, "lzk_%016llx", static_cast<unsigned long long>(stable_hash(key)));
+  std::snprintf(prefix, sizeof prefix, "lzk_%016llx", static_cast<unsigned long long>(stable_hash(text)));
   std::vector<std::string> symbols;
-  if (split) {
+  if (key.split) {
     symbols = {std::string(prefix) + "_partial", std::string(prefix) + "_finish"};
   } else {
     symbols = {std::string(prefix) + "_run"};
   }
-  const JitEngine::Result r =
-      jit.get(key, symbols, [&](llvm::LLVMContext& c) { return emit_or_fail(k_, spec, prefix, c); });
+  JitEngine::Result r;
+  try {
+    r = jit.get(text, symbols, [&](llvm::LLVMContext& c) { return emit_or_fail(k_, spec, prefix, c); });
+  } catch (const CompileFailure& f) {
+    std::lock_guard<std::mutex> lock(mu_);
+    failed_.push_back(Failed{key, f.reason});
+    throw;
+  }
   auto v = std::make_unique<Variant>();
   v->code = r.code;
-  v->classes = classes;
-  v->streaming = streaming;
-  v->cache_stages = cache_stages;
-  v->split = split;
-  v->columns = columns;
-  v->transposed = transposed;
-  v->in_piece = in_piece;
+  v->key = key;
   v->spec_text = std::move(spec_text);
-  if (split) {
+  if (key.split) {
     v->partial = reinterpret_cast<PartialFn>(r.addresses[0]);
     v->finish = reinterpret_cast<FinishFn>(r.addresses[1]);
   } else {
     v->run = reinterpret_cast<RunFn>(r.addresses[0]);
   }
+  std::lock_guard<std::mutex> lock(mu_);
   compile_ms_ += r.ms;
+  for (const auto& existing : variants_) {
+    if (existing->key == key) return;
+  }
   variants_.push_back(std::move(v));
-  return *variants_.back();
 }
 
 // Streaming stores need every unit-stride output aligned alike (see
@@ -306,11 +312,18 @@ bool CompiledKernel::use_column_streaming(const ir::KernelLaunch& launch, const 
 
 void CompiledKernel::run(const ir::KernelLaunch& launch) const {
   int64_t fault = 0;
-  run_bound(launch, &fault);
+  run_bound(launch, &fault, nullptr);
   LZ_CHECK(fault == 0, IndexError, "[", k_.name, "] a gathered index is out of bounds");
 }
 
-void CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault) const {
+bool CompiledKernel::run_if_compiled(const ir::KernelLaunch& launch, VariantKey* missing) const {
+  int64_t fault = 0;
+  if (!run_bound(launch, &fault, missing)) return false;
+  LZ_CHECK(fault == 0, IndexError, "[", k_.name, "] a gathered index is out of bounds");
+  return true;
+}
+
+bool CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault, VariantKey* missing) const {
   const size_t rank = k_.rank, num_access = k_.accesses.size();
   LZ_INTERNAL_ASSERT(launch.domain.size() == rank && launch.accesses.size() == num_access &&
                          launch.params.size() == k_.num_params,
@@ -325,7 +338,7 @@ void CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault) c
     (reduced ? inner_count : outer_count) *= launch.domain[d];
     push_axis(reduced ? inner : outer, launch.domain[d], std::move(strides));
   }
-  if (outer_count == 0) return;
+  if (outer_count == 0) return true;
   const bool split = splittable_ && inner_count >= 2 * kPartialChunk && outer_count < kPartialMaxOuter;
   // Column and tiled variants pay off beyond the caches; smaller launches
   // share the plain variants (fewer to compile).
@@ -356,8 +369,14 @@ void CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault) c
                                                                      column_band_points(k_),
                                                                      outer.size() == 1 ? 0 : outer.back().size)
                                             : use_streaming(launch, classes, outer_count * inner_count));
-  const std::vector<bool> in_piece(launch.in_piece.begin(), launch.in_piece.end());
-  const Variant& v = variant(classes, streaming, cache_stages, split, columns, transposed, in_piece);
+  VariantKey key{std::move(classes), streaming, cache_stages, split, columns, transposed,
+                 std::vector<bool>(launch.in_piece.begin(), launch.in_piece.end())};
+  const Variant* compiled = missing != nullptr ? find_variant(key) : &variant(key);
+  if (compiled == nullptr) {
+    *missing = std::move(key);
+    return false;
+  }
+  const Variant& v = *compiled;
 
   const size_t num_axes = outer.size() + inner.size();
   absl::InlinedVector<int64_t, 8> sizes;
@@ -403,11 +422,11 @@ void CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault) c
     const int64_t blocks = (rows + kTileRows - 1) / kTileRows;
     const int64_t grain = std::max<int64_t>(1, kGrainElements / (kTileRows * outer.back().size));
     parallel_for(0, blocks, grain, [&](int64_t b, int64_t e) { v.run(&args, b, e); });
-    return;
+    return true;
   }
   if (!has_reductions(k_)) {
     parallel_for(0, outer_count, kGrainElements, [&](int64_t b, int64_t e) { v.run(&args, b, e); });
-    return;
+    return true;
   }
   if (columns) {  // whole bands per thread
     const int64_t band = column_band_points(k_);
@@ -415,7 +434,7 @@ void CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault) c
     const int64_t grain = std::max<int64_t>(1, kGrainElements / (band * std::max<int64_t>(1, inner_count)));
     parallel_for(0, bands, grain,
                  [&](int64_t b, int64_t e) { v.run(&args, b * band, std::min(outer_count, e * band)); });
-    return;
+    return true;
   }
   if (!split) {
     const int64_t grain = std::max<int64_t>(1, kGrainElements / std::max<int64_t>(1, inner_count));
@@ -429,7 +448,7 @@ void CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault) c
       own.scratch = scratch.data() + (64 - reinterpret_cast<uintptr_t>(scratch.data()) % 64) % 64;
       v.run(&own, b, e);
     });
-    return;
+    return true;
   }
   // Few long reductions: fixed chunks reduced in parallel, combined in chunk order.
   const int64_t chunks = (inner_count + kPartialChunk - 1) / kPartialChunk;
@@ -451,6 +470,7 @@ void CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault) c
     }
     v.finish(&args, o, acc.data());
   }
+  return true;
 }
 
 }  // namespace lz::codegen_llvm

@@ -35,6 +35,25 @@ class CompiledKernel {
   // IndexError after the kernel ran (the caller's reference run names it).
   void run(const ir::KernelLaunch& launch) const;
 
+  // The variant a launch runs: its accesses' stride classes along the
+  // vector axis and its kind.
+  struct VariantKey {
+    std::vector<StrideClass> classes;
+    bool streaming = false, cache_stages = false, split = false, columns = false;
+    std::vector<bool> transposed;  // tiled variants: per access
+    std::vector<bool> in_piece;
+    bool operator==(const VariantKey&) const = default;
+  };
+  // run() when `launch`'s variant is compiled already; otherwise returns
+  // false without running anything and sets *missing to that variant
+  // (compile it with compile_variant, on any thread). Throws the
+  // CompileFailure of a variant that failed to compile before.
+  bool run_if_compiled(const ir::KernelLaunch& launch, VariantKey* missing) const;
+  // Compiles (or finds in a cache) variant `key`; thread-safe, and other
+  // launches of this kernel run meanwhile. Throws CompileFailure (and
+  // remembers it for run_if_compiled).
+  void compile_variant(const VariantKey& key) const;
+
   // Tiered compilation: whether `launch` should run compiled code now. A
   // launch over many points always should (compiling pays for itself at
   // once); a small one only from the kernel's `threshold`-th launch on, or
@@ -55,10 +74,16 @@ class CompiledKernel {
 
  private:
   struct Variant;
-  const Variant& variant(const std::vector<StrideClass>& classes, bool streaming, bool cache_stages, bool split,
-                         bool columns, const std::vector<bool>& transposed, const std::vector<bool>& in_piece) const;
-  // run() without the gathered-index check: sets *fault when an index was out of range.
-  void run_bound(const ir::KernelLaunch& launch, int64_t* fault) const;
+  struct Failed {
+    VariantKey key;
+    std::string reason;
+  };
+  const Variant* find_variant(const VariantKey& key) const;  // nullptr: not compiled (throws a remembered failure)
+  const Variant& variant(const VariantKey& key) const;      // compiled on first use
+  // run() without the gathered-index check: sets *fault when an index was
+  // out of range. With `missing`, runs only a variant compiled already
+  // (else sets *missing and returns false).
+  bool run_bound(const ir::KernelLaunch& launch, int64_t* fault, VariantKey* missing) const;
   bool use_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes, int64_t points) const;
   bool use_column_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes, int64_t points,
                             int64_t band, int64_t segment) const;
@@ -70,6 +95,7 @@ class CompiledKernel {
   int64_t cache_bytes_per_point_ = 0;  // kept stage values (0: none)
   mutable std::mutex mu_;
   mutable std::vector<std::unique_ptr<Variant>> variants_;
+  mutable std::vector<Failed> failed_;
   mutable double compile_ms_ = 0;
   mutable std::atomic<int64_t> launches_{0};
 };

@@ -184,6 +184,25 @@ void Emitter::emit_for(Value* begin, Value* end, Value* step, const std::functio
   });
 }
 
+// body(ops, j) for the `count` points from j (0 <= count <= the vector
+// width), as one vector whose lanes past `count` are masked off: a
+// remainder costs one more copy of the vector code, not a scalar one
+// (compile time: the scalar copy of a kernel's math is as large).
+void Emitter::emit_masked(Value* j, Value* count, const std::function<void(ValueOps&, Value*)>& body) {
+  auto* run = llvm::BasicBlock::Create(c_, "masked", fn_);
+  auto* done = llvm::BasicBlock::Create(c_, "masked.done", fn_);
+  b_.CreateCondBr(b_.CreateICmpSGT(count, b_.getInt64(0)), run, done);
+  b_.SetInsertPoint(run);
+  llvm::SmallVector<llvm::Constant*, 16> lanes;
+  for (unsigned l = 0; l < width_; ++l) lanes.push_back(b_.getInt64(l));
+  mask_ = b_.CreateICmpULT(llvm::ConstantVector::get(lanes), b_.CreateVectorSplat(width_, count));
+  ValueOps ops(b_, width_, spec_.math);
+  body(ops, j);
+  mask_ = nullptr;
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+}
+
 // Per access, the element offset of linear index `linear` over axes
 // [first, last) (row-major), plus `extra`. No axis or one axis (the
 // usual cases after merging) is inline arithmetic; more call

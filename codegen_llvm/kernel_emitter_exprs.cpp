@@ -21,6 +21,7 @@ Value* Emitter::load(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j) {
   const llvm::Align align(mem->getPrimitiveSizeInBits() / 8);
   const StrideClass cls = spec_.classes[a];
   Value* raw;
+  Value* mask = w > 1 ? mask_ : nullptr;
   if (cls == StrideClass::Broadcast && hoisted_[a] != nullptr) {
     raw = w > 1 ? b_.CreateVectorSplat(w, hoisted_[a]) : hoisted_[a];
   } else if (w == 1 || cls == StrideClass::Broadcast) {
@@ -30,9 +31,12 @@ Value* Emitter::load(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j) {
   } else if (cls == StrideClass::Unit) {
     auto* vt = llvm::FixedVectorType::get(mem, w);
     Value* p = b_.CreateBitCast(b_.CreateGEP(mem, ptrs[a], j), llvm::PointerType::getUnqual(vt));
-    raw = b_.CreateAlignedLoad(vt, p, align);
+    raw = mask != nullptr ? static_cast<Value*>(b_.CreateMaskedLoad(vt, p, align, mask, llvm::Constant::getNullValue(vt)))
+                          : b_.CreateAlignedLoad(vt, p, align);
   } else {
-    raw = b_.CreateMaskedGather(llvm::FixedVectorType::get(mem, w), lane_pointers(ptrs, a, j, w), align);
+    auto* vt = llvm::FixedVectorType::get(mem, w);
+    raw = b_.CreateMaskedGather(vt, lane_pointers(ptrs, a, j, w), align, mask,
+                                mask != nullptr ? llvm::Constant::getNullValue(vt) : nullptr);
   }
   return ops.from_memory(raw, t);
 }
@@ -48,6 +52,9 @@ Value* Emitter::gather(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j, Va
   const auto lanes = [&](Value* v) { return b_.CreateVectorSplat(w, v); };
   if (w == 1) index = lanes(index);
   Value* inside = b_.CreateICmpULT(index, lanes(gather_extent_[a]));
+  // Masked-off lanes (emit_masked) read nothing and raise no fault.
+  if (w > 1 && mask_ != nullptr) inside = b_.CreateSelect(mask_, inside, llvm::Constant::getNullValue(inside->getType()));
+  Value* unfaulted = w > 1 && mask_ != nullptr ? b_.CreateOr(inside, b_.CreateNot(mask_)) : inside;
   Value* offset = b_.CreateMul(b_.CreateSelect(inside, index, lanes(b_.getInt64(0))), lanes(gather_stride_[a]));
   const bool one_row = w == 1 || spec_.classes[a] == StrideClass::Broadcast;
   Value* rows = one_row ? lanes(element(ptrs, a, j)) : lane_pointers(ptrs, a, j, w);
@@ -57,7 +64,7 @@ Value* Emitter::gather(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j, Va
                                      llvm::Constant::getNullValue(vt));
   // One conditional store per vector: the flag's cache line is written only on a fault.
   auto* flag_t = llvm::FixedVectorType::get(i64_, 1);
-  Value* outside = b_.CreateVectorSplat(1, b_.CreateNot(b_.CreateAndReduce(inside)));
+  Value* outside = b_.CreateVectorSplat(1, b_.CreateNot(b_.CreateAndReduce(unfaulted)));
   b_.CreateMaskedStore(b_.CreateVectorSplat(1, b_.getInt64(1)),
                        b_.CreateBitCast(fault_, llvm::PointerType::getUnqual(flag_t)), llvm::Align(8), outside);
   if (w == 1) raw = b_.CreateExtractElement(raw, uint64_t{0});
@@ -95,6 +102,10 @@ void Emitter::store(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j, Value
   } else if (spec_.classes[a] == StrideClass::Unit) {
     auto* vt = llvm::FixedVectorType::get(mem, w);
     Value* at = b_.CreateBitCast(b_.CreateGEP(mem, ptrs[a], j), llvm::PointerType::getUnqual(vt));
+    if (mask_ != nullptr) {
+      b_.CreateMaskedStore(raw, at, llvm::Align(bytes), mask_);
+      return;
+    }
     if (!aligned) {
       b_.CreateAlignedStore(raw, at, llvm::Align(bytes));
       return;
@@ -104,7 +115,7 @@ void Emitter::store(ValueOps& ops, const Ptrs& ptrs, uint32_t a, Value* j, Value
                     llvm::MDNode::get(c_, {llvm::ConstantAsMetadata::get(b_.getInt32(1))}));
   } else {
     // Lanes in order: with a broadcast store the last point's value wins, as in the interpreter.
-    b_.CreateMaskedScatter(raw, lane_pointers(ptrs, a, j, w), llvm::Align(bytes));
+    b_.CreateMaskedScatter(raw, lane_pointers(ptrs, a, j, w), llvm::Align(bytes), mask_);
   }
 }
 
@@ -221,6 +232,11 @@ Value* Emitter::scratch_access(ValueOps& ops, int32_t slot, ExprId id, Value* j,
   llvm::Type* ty = ops.type(k_.exprs[id].dtype);
   at = b_.CreateBitCast(at, llvm::PointerType::getUnqual(ty));
   const llvm::Align align(elem->getPrimitiveSizeInBits() / 8);
+  if (mask_ != nullptr && ops.width() > 1) {
+    if (value == nullptr) return b_.CreateMaskedLoad(ty, at, align, mask_, llvm::Constant::getNullValue(ty));
+    b_.CreateMaskedStore(value, at, align, mask_);
+    return value;
+  }
   if (value == nullptr) return b_.CreateAlignedLoad(ty, at, align);
   b_.CreateAlignedStore(value, at, align);
   return value;

@@ -44,6 +44,7 @@ class Emitter {
   Value* entry_alloca(llvm::Type* ty);
   void emit_while(Value* begin, Value* end, const std::function<Value*(Value*)>& body);
   void emit_for(Value* begin, Value* end, Value* step, const std::function<void(Value*)>& body);
+  void emit_masked(Value* j, Value* count, const std::function<void(ValueOps&, Value*)>& body);
   Ptrs axis_offsets(Value* linear, Value* first, Value* last, const Ptrs& extra);
   void for_segments(Value* begin, Value* end, Value* first, const Ptrs& extra,
                     const std::function<void(const Ptrs&, Value*, Value*)>& body);
@@ -143,6 +144,7 @@ class Emitter {
   std::vector<Value*> reduced_;  // per reduction: its value at the current outer point
   Ptrs gather_stride_, gather_extent_;  // per gathered access: its gathered axis (else null)
   Value* fault_ = nullptr;              // KernelArgs::fault, when the kernel gathers
+  Value* mask_ = nullptr;  // inside emit_masked: the vector's live lanes (loads and stores of the others do nothing)
 };
 
 }  // namespace lz::codegen_llvm::detail

@@ -51,12 +51,14 @@ struct Emitter::Hoist {
   ~Hoist() { em.hoisted_.assign(em.base_.size(), nullptr); }
 };
 
-// Stores of `stores` at every point of a segment: vectors, then a scalar remainder.
+// Stores of `stores` at every point of a segment: vectors, and a masked
+// vector for the points left over (and, streaming, for those before the
+// first aligned store).
 void Emitter::store_segment(const std::vector<uint32_t>& stores, const Ptrs& ptrs, Value* n) {
   const Hoist hoist(*this, ptrs);
   Value* lead = b_.getInt64(0);
   const bool streaming = spec_.streaming && streamed_access(stores) >= 0;
-  if (streaming) {  // scalar points until the first streamed store is aligned
+  if (streaming) {  // points up to the first streamed store's alignment
     const uint32_t a = static_cast<uint32_t>(streamed_access(stores));
     const uint64_t bytes = memory_type(c_, buffer_dtype(a))->getPrimitiveSizeInBits() / 8;
     const uint64_t line = std::min<uint64_t>(64, width_ * bytes);
@@ -66,20 +68,18 @@ void Emitter::store_segment(const std::vector<uint32_t>& stores, const Ptrs& ptr
     lead = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, n, b_.CreateUDiv(gap, b_.getInt64(bytes)));
   }
   Value* vend = b_.CreateSub(n, b_.CreateSRem(b_.CreateSub(n, lead), b_.getInt64(width_)));
-  auto points = [&](unsigned w, Value* lo, Value* hi) {
-    emit_for(lo, hi, b_.getInt64(w), [&](Value* j) {
-      ValueOps ops(b_, w, spec_.math);
-      if (w > 1) {
-        prefetch_next_row(ptrs, j);
-        prefetch_ahead(ptrs, j);
-      }
-      Eval ev(*this, ops, ptrs, j);
-      for (uint32_t s : stores) store(ops, ptrs, k_.stores[s].access, j, ev.get(k_.stores[s].value), streaming);
-    });
+  auto at = [&](ValueOps& ops, Value* j) {
+    Eval ev(*this, ops, ptrs, j);
+    for (uint32_t s : stores) store(ops, ptrs, k_.stores[s].access, j, ev.get(k_.stores[s].value), streaming);
   };
-  points(1, b_.getInt64(0), lead);
-  points(width_, lead, vend);
-  points(1, vend, n);
+  if (streaming) emit_masked(b_.getInt64(0), lead, at);
+  emit_for(lead, vend, b_.getInt64(width_), [&](Value* j) {
+    ValueOps ops(b_, width_, spec_.math);
+    prefetch_next_row(ptrs, j);
+    prefetch_ahead(ptrs, j);
+    at(ops, j);
+  });
+  emit_masked(vend, b_.CreateSub(n, vend), at);
 }
 
 // The first unit-stride access `stores` write (the one streamed stores align to), or -1.
@@ -116,22 +116,21 @@ void Emitter::reduce_segment(const std::vector<uint32_t>& reds, const Ptrs& ptrs
     Value* uend = b_.CreateSub(end, b_.CreateSRem(m, b_.getInt64(unrolled)));
     Value* vend = b_.CreateSub(end, b_.CreateSRem(m, b_.getInt64(width_)));
     std::vector<Ptrs> vacc(static_cast<size_t>(chains));
-    Ptrs sacc;
     for (uint32_t r : reds) {
       const ir::Reduction& red = k_.reductions[r];
       for (Ptrs& chain : vacc) {
         chain.push_back(entry_alloca(vec.type(red.dtype)));
         b_.CreateStore(vec.identity(red.op, red.dtype), chain.back());
       }
-      sacc.push_back(entry_alloca(scalar.type(red.dtype)));
-      b_.CreateStore(scalar.identity(red.op, red.dtype), sacc.back());
     }
     auto accumulate = [&](ValueOps& ops, Value* j, const Ptrs& into) {
       Eval ev(*this, ops, ptrs, j);
       for (size_t i = 0; i < reds.size(); ++i) {
         const ir::Reduction& red = k_.reductions[reds[i]];
+        Value* v = ev.get(red.input);
+        if (mask_ != nullptr) v = b_.CreateSelect(mask_, v, ops.identity(red.op, red.dtype));
         Value* old = b_.CreateLoad(ops.type(red.dtype), into[i]);
-        b_.CreateStore(ops.combine(red.op, old, ev.get(red.input), red.dtype), into[i]);
+        b_.CreateStore(ops.combine(red.op, old, v, red.dtype), into[i]);
       }
     };
     emit_for(p, uend, b_.getInt64(unrolled), [&](Value* j) {
@@ -142,8 +141,8 @@ void Emitter::reduce_segment(const std::vector<uint32_t>& reds, const Ptrs& ptrs
         accumulate(vec, at, vacc[c]);
       }
     });
-    emit_for(uend, vend, b_.getInt64(width_), [&](Value* j) { accumulate(vec, j, vacc[0]); });
-    emit_for(vend, end, b_.getInt64(1), [&](Value* j) { accumulate(scalar, j, sacc); });
+    if (chains > 1) emit_for(uend, vend, b_.getInt64(width_), [&](Value* j) { accumulate(vec, j, vacc[0]); });
+    emit_masked(vend, b_.CreateSub(end, vend), [&](ValueOps& ops, Value* j) { accumulate(ops, j, vacc[0]); });
     for (size_t i = 0; i < reds.size(); ++i) {
       const ir::Reduction& red = k_.reductions[reds[i]];
       std::vector<Value*> chains;
@@ -151,8 +150,7 @@ void Emitter::reduce_segment(const std::vector<uint32_t>& reds, const Ptrs& ptrs
       for (size_t half = chains.size() / 2; half > 0; half /= 2) {
         for (size_t c = 0; c < half; ++c) chains[c] = vec.combine(red.op, chains[c], chains[c + half], red.dtype);
       }
-      Value* block = scalar.combine(red.op, vec.horizontal(red.op, chains[0], red.dtype),
-                                    b_.CreateLoad(scalar.type(red.dtype), sacc[i]), red.dtype);
+      Value* block = vec.horizontal(red.op, chains[0], red.dtype);
       const ScalarType acc_t = outer_acc_dtype(red);
       Value* wide = scalar.convert(block, red.dtype, acc_t);
       Value* old = b_.CreateLoad(outer_acc_type(red), accs[i]);

@@ -3,8 +3,11 @@
 #include <atomic>
 #include <cstdio>
 #include <exception>
+#include <mutex>
+#include <vector>
 #include <random>
 
+#include "codegen_llvm/compile_queue.h"
 #include "codegen_llvm/compiled_kernel.h"
 #include "codegen_llvm/jit_engine.h"
 #include "codegen_llvm/kernel_emitter.h"
@@ -22,26 +25,59 @@ CodegenOptions options_of(const ir::CodegenSettings& s) {
   return o;
 }
 
-class LlvmCode final : public ir::CompiledCode {
+class LlvmCode final : public ir::CompiledCode, public std::enable_shared_from_this<LlvmCode> {
  public:
-  LlvmCode(const ir::Kernel& k, const ir::CodegenSettings& s) : kernel_(k, options_of(s)), threshold_(s.jit_threshold) {}
+  LlvmCode(const ir::Kernel& k, const ir::CodegenSettings& s)
+      : kernel_(k, options_of(s)), threshold_(s.jit_threshold), background_(s.compile_in_background) {}
 
-  bool launch(const ir::KernelLaunch& launch, std::string* failure) const override {
-    if (!kernel_.worth_compiling(launch, threshold_)) return false;
+  ir::Launched launch(const ir::KernelLaunch& launch, std::string* failure) const override {
+    if (!kernel_.worth_compiling(launch, threshold_)) return ir::Launched::Interpret;
     try {
-      kernel_.run(launch);
-      return true;
+      // A launch of one box of a kernel with pieces (lazy/launch_pieces.h)
+      // waits: the other boxes may have run compiled already.
+      if (!background_ || !launch.in_piece.empty()) {
+        kernel_.run(launch);
+        return ir::Launched::Ran;
+      }
+      CompiledKernel::VariantKey missing;
+      if (kernel_.run_if_compiled(launch, &missing)) return ir::Launched::Ran;
+      compile_later(std::move(missing));
+      return ir::Launched::Compiling;
     } catch (const CompileFailure& f) {
       *failure = f.reason;
-      return false;
+      return ir::Launched::Interpret;
     }
   }
   std::string_view language() const override { return "ll"; }
   std::string text() const override { return kernel_.llvm_ir(); }
 
  private:
+  // Queues variant `key`'s compile once; the job holds this code alive.
+  void compile_later(CompiledKernel::VariantKey key) const {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (const CompiledKernel::VariantKey& k : queued_) {
+        if (k == key) return;
+      }
+      queued_.push_back(key);
+    }
+    codegen_llvm::compile_later([self = shared_from_this(), key = std::move(key)] {
+      try {
+        self->kernel_.compile_variant(key);
+      } catch (...) {
+        // A CompileFailure is remembered by the kernel: the next launch of
+        // this variant reports it. Anything else: it is queued again.
+      }
+      std::lock_guard<std::mutex> lock(self->mu_);
+      std::erase(self->queued_, key);
+    });
+  }
+
   CompiledKernel kernel_;
   int64_t threshold_;
+  bool background_;
+  mutable std::mutex mu_;
+  mutable std::vector<CompiledKernel::VariantKey> queued_;  // compiles queued, not finished
 };
 
 class LlvmGenerator final : public ir::CodeGenerator {

@@ -23,6 +23,12 @@ std::vector<uint64_t> reduced_dependencies(const ir::Kernel& k) {
 // Worth keeping between passes rather than computing twice (softmax's exp).
 bool expensive(ScalarOp op) { return ir::traits(op).cost == ir::ScalarOpCost::Transcendental; }
 
+// x86 has no vector integer division: LLVM may divide lane by lane
+// (value_ops.cpp), a large body in time and in code.
+bool integer_division(const ir::Expr& x) {
+  return ir::traits(x.op).cost == ir::ScalarOpCost::Divide && !is_floating_point(x.dtype);
+}
+
 }  // namespace
 
 std::vector<StageGroup> group_stages(const ir::Kernel& k) {
@@ -61,7 +67,7 @@ bool cheap_reduction_body(const ir::Kernel& k, const std::vector<uint32_t>& reds
     if (seen[e]) continue;
     seen[e] = true;
     const ir::Expr& x = k.exprs[e];
-    if (expensive(x.op)) return false;
+    if (expensive(x.op) || integer_division(x)) return false;
     for (int i = 0; i < ir::arity(x.op); ++i) stack.push_back(x.operands[i]);
   }
   return true;

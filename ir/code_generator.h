@@ -27,20 +27,29 @@ struct CodegenSettings {
   // CPU JIT: a small kernel runs interpreted until its launch number
   // `jit_threshold` (compiling it would cost more than it saves).
   int64_t jit_threshold = 2;
+  // CPU JIT: a launch whose code is not compiled yet starts its compile on
+  // the background thread and does not wait for it (Launched::Compiling).
+  bool compile_in_background = true;
   // CUDA emulator: NVRTC also compiles each kernel for these architectures,
   // so a kernel the GPU compiler would reject fails on a machine without one.
   std::vector<std::string> cuda_archs;
+};
+
+// What became of a launch given to compiled code.
+enum class Launched : uint8_t {
+  Ran,        // it ran (on a device: is queued on the device's stream)
+  Interpret,  // declined: the caller runs the reference interpreter (a small
+              // launch not yet worth compiling; with *failure set, a
+              // variant that failed to compile)
+  Compiling,  // nothing ran: its code compiles in the background; the
+              // caller computes the kernel's values another way this time
 };
 
 // A kernel compiled for one device.
 class CompiledCode {
  public:
   virtual ~CompiledCode() = default;
-  // Runs `launch` (on a device: queues it on the device's stream). Returns
-  // false when the code declines this launch and the caller runs the
-  // reference interpreter instead: a small launch not yet worth compiling,
-  // or (with *failure set to the reason) a variant that failed to compile.
-  virtual bool launch(const KernelLaunch& launch, std::string* failure) const = 0;
+  virtual Launched launch(const KernelLaunch& launch, std::string* failure) const = 0;
   // The generated code for dumps: its file extension ("ll", "cu"; empty
   // when there is no text) and the text.
   virtual std::string_view language() const = 0;

@@ -7,6 +7,7 @@
 #include "core/local_dispatch_key_set.h"
 #include "core/ops_views.h"
 #include "ir/printer.h"
+#include "lazy/code_generators.h"
 #include "lazy/eager_values.h"
 #include "lazy/executable_cache.h"
 #include "lazy/functionalize.h"
@@ -117,6 +118,7 @@ std::string dump_trace() {
 }
 
 void clear_executable_cache() { ExecutableCache::instance().clear(); }
+void wait_for_compiles() { wait_for_background_compiles(); }
 
 }  // namespace lazy
 

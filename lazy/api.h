@@ -28,6 +28,10 @@ size_t pending_operators();
 std::string dump_trace();
 // Drops every cached executable (the next materialisation plans again).
 void clear_executable_cache();
+// Blocks until every kernel compiling in the background
+// (Settings::compile_in_background) is compiled: later runs use compiled
+// code only. For benchmarks that time the steady state, and for tests.
+void wait_for_compiles();
 }  // namespace lazy
 
 }  // namespace lz

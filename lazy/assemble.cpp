@@ -3,9 +3,11 @@
 // get their operator and arguments, kernel steps their buffers' slots; and
 // every size a run needs is found through a size source: a graph input or
 // a node of the traced cone (Executable::SizeSource).
+#include <algorithm>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "core/dispatcher.h"
 #include "core/error.h"
 #include "lazy/compile.h"
@@ -61,7 +63,9 @@ class Executable::Builder {
  private:
   uint32_t slot(ir::ValueId v);
   uint32_t size_source(ir::ValueId v);
+  Step eager_step(ir::NodeId id);
   void add_eager_step(ir::NodeId id);
+  void add_eager_instead(const passes::FusionGroup& group, KernelStep& k);
   void add_kernel_step(size_t group_index);
 
   Executable& exe_;
@@ -102,7 +106,8 @@ uint32_t Executable::Builder::size_source(ir::ValueId v) {
   return static_cast<uint32_t>(exe_.size_sources_.size() - 1);
 }
 
-void Executable::Builder::add_eager_step(ir::NodeId id) {
+// The step calling node `id`'s operator; its outputs get new slots.
+Executable::Step Executable::Builder::eager_step(ir::NodeId id) {
   static const OperatorHandle reshape_op = Dispatcher::singleton().find(OpId::reshape);
   const ir::Node& n = g_.node(id);
   // Every node's operator is a dispatcher entry: the IR sees only its OperatorInfo part.
@@ -149,8 +154,55 @@ void Executable::Builder::add_eager_step(ir::NodeId id) {
     slot_of_[n.first_output + k] = exe_.num_slots_++;
     step.output_slots.push_back(slot_of_[n.first_output + k]);
   }
-  ++per_op_[op.name()];
+  return step;
+}
+
+void Executable::Builder::add_eager_step(ir::NodeId id) {
+  ++per_op_[g_.node(id).op->name];  // a view counts as view (its step calls reshape)
+  Step step = eager_step(id);
   exe_.steps_.push_back(std::move(step));
+}
+
+// The eager steps computing kernel `group`'s outputs, for runs while its
+// code compiles: its nodes, and the nodes of values they read that no
+// earlier step gives a slot (views folded into its loads, values inside
+// another kernel, or temporaries of another kernel's eager steps). Its
+// output values take the slots these steps give them; the other values
+// they compute are temporaries.
+void Executable::Builder::add_eager_instead(const passes::FusionGroup& group, KernelStep& k) {
+  std::vector<ir::NodeId> nodes = group.nodes;
+  absl::flat_hash_set<ir::NodeId> seen(nodes.begin(), nodes.end());
+  for (std::vector<ir::NodeId> stack = nodes; !stack.empty();) {
+    const ir::NodeId n = stack.back();
+    stack.pop_back();
+    for (ir::ValueId o : g_.node(n).operands) {
+      const ir::NodeId p = g_.value(o).node;
+      if (slot_of_[o] != ir::kNone || g_.node(p).is_input() || !seen.insert(p).second) continue;
+      nodes.push_back(p);
+      stack.push_back(p);
+    }
+  }
+  std::sort(nodes.begin(), nodes.end());  // node ids are in trace order: producers first
+  for (ir::NodeId n : nodes) k.eager.push_back(eager_step(n));
+  absl::flat_hash_set<uint32_t> outputs;
+  for (size_t b = 0; b < group.buffer_values.size(); ++b) {
+    if (!group.kernel.buffers[b].output) continue;
+    const ir::ValueId v = group.buffer_values[b];
+    LZ_INTERNAL_ASSERT(slot_of_[v] != ir::kNone, "kernel ", group.kernel.name, ": output %", v,
+                       " is not computed by its eager steps");
+    outputs.insert(slot_of_[v]);
+  }
+  // A temporary holds a value only during these steps: later steps (and
+  // other kernels' eager steps) do not find it in a slot.
+  for (ir::NodeId n : nodes) {
+    const ir::Node& node = g_.node(n);
+    for (uint32_t i = 0; i < node.num_outputs; ++i) {
+      const ir::ValueId v = node.first_output + i;
+      if (outputs.contains(slot_of_[v])) continue;
+      k.eager_temporaries.push_back(slot_of_[v]);
+      slot_of_[v] = ir::kNone;
+    }
+  }
 }
 
 void Executable::Builder::add_kernel_step(size_t group_index) {
@@ -160,10 +212,10 @@ void Executable::Builder::add_kernel_step(size_t group_index) {
   k.code = c_.code[group_index];
   k.device = device_of(c_.program, group);
   k.reuse = c_.buffers.reuse[group_index];
+  add_eager_instead(group, k);
   for (size_t b = 0; b < group.buffer_values.size(); ++b) {
     const ir::ValueId v = group.buffer_values[b];
     if (group.kernel.buffers[b].output) {
-      slot_of_[v] = exe_.num_slots_++;
       k.buffer_slots.push_back(slot_of_[v]);
       k.output_sizes.push_back(static_cast<int32_t>(size_source(v)));
     } else {

@@ -4,6 +4,7 @@
 
 #include "codegen_cuda/cuda_code_generators.h"
 #include "codegen_interp/interp_code_generator.h"
+#include "codegen_llvm/compile_queue.h"
 #include "codegen_llvm/llvm_code_generator.h"
 #include "lazy/config.h"
 
@@ -42,10 +43,13 @@ const ir::CodeGenerator& code_generator_named(DeviceType type, std::string_view 
   return ir::code_generator(type, name);
 }
 
+void wait_for_background_compiles() { codegen_llvm::wait_for_compiles(); }
+
 ir::CodegenSettings codegen_settings() {
   ir::CodegenSettings s;
   s.fast_math = detail::fast_math();
   s.jit_threshold = detail::jit_threshold();
+  s.compile_in_background = detail::compile_in_background();
   s.cuda_archs = detail::cuda_archs();
   return s;
 }

@@ -21,4 +21,7 @@ const ir::CodeGenerator& code_generator_named(DeviceType type, std::string_view 
 // The lazy settings a code generator is told.
 ir::CodegenSettings codegen_settings();
 
+// Blocks until the kernels compiling in the background are in (lz::lazy::wait_for_compiles).
+void wait_for_background_compiles();
+
 }  // namespace lz::lazy

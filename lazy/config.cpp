@@ -42,6 +42,7 @@ Settings from_environment() {
   }
   if (const char* v = std::getenv("LZ_FAST_MATH")) s.fast_math = std::string_view(v) == "1";
   s.jit_threshold = static_cast<int64_t>(env_size("LZ_JIT_THRESHOLD", static_cast<size_t>(s.jit_threshold)));
+  if (const char* v = std::getenv("LZ_JIT_ASYNC")) s.compile_in_background = std::string_view(v) != "0";
   if (const char* v = std::getenv("LZ_DUMP")) s.dump_dir = v;
   s.debug_level = static_cast<int>(env_size("LZ_DEBUG", 0));
   s.recompile_warn = env_size("LZ_RECOMPILE_WARN", s.recompile_warn);
@@ -62,6 +63,7 @@ struct State {
   std::atomic<Settings::Codegen> codegen{settings.codegen};
   std::atomic<bool> fast_math{settings.fast_math};
   std::atomic<int64_t> jit_threshold{settings.jit_threshold};
+  std::atomic<bool> compile_in_background{settings.compile_in_background};
   std::atomic<bool> any_forced{!settings.force_eager.empty()};
   std::atomic<bool> check_eager{settings.check_eager};
   std::atomic<bool> profile_steps{settings.profile_steps};
@@ -89,6 +91,7 @@ void set_settings(const Settings& s) {
     const Settings& old = state().settings;
     recompile = s.fusion != old.fusion || s.pipeline != old.pipeline || s.codegen != old.codegen ||
                 s.fast_math != old.fast_math || s.jit_threshold != old.jit_threshold ||
+                s.compile_in_background != old.compile_in_background ||
                 s.cuda_archs != old.cuda_archs || s.jit_fault != old.jit_fault ||
                 s.lowering_fault != old.lowering_fault;
     state().settings = s;
@@ -98,6 +101,7 @@ void set_settings(const Settings& s) {
     state().codegen = s.codegen;
     state().fast_math = s.fast_math;
     state().jit_threshold = s.jit_threshold;
+    state().compile_in_background = s.compile_in_background;
     state().any_forced = !s.force_eager.empty();
     state().check_eager = s.check_eager;
     state().profile_steps = s.profile_steps;
@@ -114,6 +118,7 @@ int debug_level() { return state().debug_level.load(std::memory_order_relaxed); 
 Settings::Codegen codegen() { return state().codegen.load(std::memory_order_relaxed); }
 bool fast_math() { return state().fast_math.load(std::memory_order_relaxed); }
 int64_t jit_threshold() { return state().jit_threshold.load(std::memory_order_relaxed); }
+bool compile_in_background() { return state().compile_in_background.load(std::memory_order_relaxed); }
 
 std::vector<std::string> cuda_archs() {
   std::lock_guard<std::mutex> lock(state().mutex);

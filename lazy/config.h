@@ -21,6 +21,12 @@
 //                          interpreted until its n-th launch (default 2), so
 //                          one-off small graphs do not wait for LLVM; 1 compiles
 //                          every kernel at its first launch
+//   LZ_JIT_ASYNC=0         a kernel's first launches wait for its code to
+//                          compile; by default (1) they start the compile on
+//                          a background thread and run meanwhile as the
+//                          kernel's eager steps (small launches: interpreted),
+//                          so a new graph costs about its eager time; the
+//                          test binaries default to 0 (deterministic metrics)
 //   LZ_FAST_MATH=1         compiled kernels use the faster, less accurate math
 //                          (codegen_llvm/vector_math.h documents both modes)
 //   LZ_KERNEL_CACHE=0      no on-disk cache of compiled kernels; LZ_CACHE_DIR
@@ -66,6 +72,7 @@ struct Settings {
   Codegen codegen = Codegen::Llvm;
   bool fast_math = false;
   int64_t jit_threshold = 2;
+  bool compile_in_background = true;
   std::string pipeline = "default";
   int debug_level = 0;
   std::string dump_dir;
@@ -88,6 +95,7 @@ int debug_level();
 Settings::Codegen codegen();
 bool fast_math();
 int64_t jit_threshold();
+bool compile_in_background();
 std::vector<std::string> cuda_archs();
 // Whether LZ_JIT_FAULT makes the kernel named `kernel` fail to compile.
 bool jit_fault(std::string_view kernel);

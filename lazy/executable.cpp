@@ -98,7 +98,7 @@ bool Executable::sizes_agree(const ir::Graph& g, const GraphData& data, std::spa
 }
 
 void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const GraphData& data, TraceOrder& order,
-                                 std::vector<Tensor>& slots, uint64_t* bytes_allocated) const {
+                                 std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const {
   const auto sizes_of = [&](uint32_t source) { return this->sizes_of(source, g, data, order); };
   std::vector<SizeVec> shapes;
   shapes.reserve(k.shape_sizes.size());
@@ -133,12 +133,20 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const 
   std::vector<Scalar> params;
   params.reserve(k.params.size());
   for (uint32_t p : k.params) params.push_back(g.scalar(p));
-  if (detail::debug_level() < 2) {
-    launch_kernel(k.kernel, k.code, buffers, shapes, std::move(params));
+  const bool debug = detail::debug_level() >= 2;
+  const auto start = debug ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+  if (!launch_kernel(k.kernel, k.code, buffers, shapes, std::move(params))) {
+    // Its code compiles in the background: this run takes its eager steps.
+    detail::count_run_while_compiling(k.eager.size());
+    for (const Step& step : k.eager) run_step(step, g, data, order, slots, stack, bytes_allocated);
+    for (uint32_t s : k.eager_temporaries) slots[s] = Tensor();
+    if (detail::debug_level() >= 1) {
+      std::fprintf(stderr, "[lazuli] kernel %s is compiling: ran its %zu eager steps\n", k.kernel.name.c_str(),
+                   k.eager.size());
+    }
     return;
   }
-  const auto start = std::chrono::steady_clock::now();
-  launch_kernel(k.kernel, k.code, buffers, shapes, std::move(params));
+  if (!debug) return;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   uint64_t bytes = 0;
   for (const Tensor& b : buffers) bytes += b.nbytes();
@@ -149,7 +157,7 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const 
 void Executable::run_step(const Step& step, const ir::Graph& g, const GraphData& data, TraceOrder& order,
                           std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const {
   if (step.kernel >= 0) {
-    run_kernel_step(kernels_[step.kernel], g, data, order, slots, bytes_allocated);
+    run_kernel_step(kernels_[step.kernel], g, data, order, slots, stack, bytes_allocated);
     return;
   }
   stack.clear();

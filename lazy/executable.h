@@ -117,18 +117,6 @@ class Executable {
     uint32_t domain = 0;
     uint32_t sibling = 0;
   };
-  struct KernelStep {
-    ir::Kernel kernel;
-    KernelCode code;
-    Device device = Device(DeviceType::CPU);  // where its outputs live (and it runs)
-    std::vector<uint32_t> buffer_slots;  // per kernel buffer
-    std::vector<int32_t> output_sizes;   // per kernel buffer: a size source (outputs), -1 (inputs)
-    std::vector<uint32_t> shape_sizes;   // per shape reference: a size source
-    std::vector<uint32_t> params;        // per kernel parameter: a graph scalar
-    // Per kernel buffer: for an output, the input buffer whose tensor it may
-    // be written into (that input's last use, read point for point), or -1.
-    std::vector<int32_t> reuse;
-  };
   struct Step {
     int32_t kernel = -1;  // >= 0: kernels_[kernel]; else the operator call below
     std::optional<OperatorHandle> op;
@@ -142,6 +130,24 @@ class Executable {
     bool strided_from_base = false;
   };
 
+  struct KernelStep {
+    ir::Kernel kernel;
+    KernelCode code;
+    Device device = Device(DeviceType::CPU);  // where its outputs live (and it runs)
+    std::vector<uint32_t> buffer_slots;  // per kernel buffer
+    std::vector<int32_t> output_sizes;   // per kernel buffer: a size source (outputs), -1 (inputs)
+    std::vector<uint32_t> shape_sizes;   // per shape reference: a size source
+    std::vector<uint32_t> params;        // per kernel parameter: a graph scalar
+    // Per kernel buffer: for an output, the input buffer whose tensor it may
+    // be written into (that input's last use, read point for point), or -1.
+    std::vector<int32_t> reuse;
+    // While its code compiles in the background (launch_kernel returns
+    // false): the eager steps computing the same values (its nodes and the
+    // views folded into its loads), then the slots of their temporaries to
+    // release.
+    std::vector<Step> eager;
+    std::vector<uint32_t> eager_temporaries;
+  };
   class Builder;
   // Nodes of the cone of `outputs`, operands before users (iterative: traces
   // may hold 10^5 nodes in one chain).
@@ -149,7 +155,7 @@ class Executable {
   void run_step(const Step& step, const ir::Graph& g, const GraphData& data, TraceOrder& order,
                 std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const;
   void run_kernel_step(const KernelStep& k, const ir::Graph& g, const GraphData& data, TraceOrder& order,
-                       std::vector<Tensor>& slots, uint64_t* bytes_allocated) const;
+                       std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const;
 
   std::vector<std::pair<uint32_t, uint32_t>> inputs_;  // (graph input index, slot)
   std::vector<KernelStep> kernels_;

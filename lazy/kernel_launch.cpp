@@ -109,10 +109,25 @@ ir::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const Tensor& viewe
   return b;
 }
 
-// Runs one launch: compiled, or by the interpreter when the code declines it.
-void run_launch(const ir::Kernel& k, const KernelCode& code, const ir::KernelLaunch& launch) {
+constexpr int64_t kInterpretWhileCompilingPoints = 65536;
+
+// Runs one launch: compiled, or by the interpreter when the code declines
+// it. False: nothing ran, the code is compiling.
+bool run_launch(const ir::Kernel& k, const KernelCode& code, const ir::KernelLaunch& launch) {
   std::string failure;
-  if (code->launch(launch, &failure)) return;
+  const ir::Launched launched = code->launch(launch, &failure);
+  if (launched == ir::Launched::Ran) return true;
+  if (launched == ir::Launched::Compiling) {
+    // The interpreter stands in for a small launch (cheaper than a dispatch
+    // per eager step); a large one runs the kernel's eager steps.
+    int64_t points = 1;
+    for (int64_t d : launch.domain) points *= d;
+    if (points >= kInterpretWhileCompilingPoints) return false;
+    detail::count_run_while_compiling(0);
+    if (detail::debug_level() >= 1) {
+      std::fprintf(stderr, "[lazuli] kernel %s is compiling: interpreted\n", k.name.c_str());
+    }
+  }
   // Declined: the reference interpreter runs it.
   if (!failure.empty()) {
     detail::count_codegen_failure(failure);
@@ -123,6 +138,7 @@ void run_launch(const ir::Kernel& k, const KernelCode& code, const ir::KernelLau
   }
   detail::count_interpreted();
   codegen_interp::run_kernel(k, launch);
+  return true;
 }
 
 std::mutex observer_mutex;
@@ -154,7 +170,7 @@ KernelCode compile_kernel(const ir::Kernel& k, Device device, std::string* failu
   }
 }
 
-void launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
+bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
                    std::span<const SizeVec> shapes, std::vector<Scalar> params) {
   ir::KernelLaunch launch;
   const SizeVec& domain = shapes[k.domain_shape];
@@ -194,7 +210,9 @@ void launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const 
   }
   launch.params = std::move(params);
   if (k.pieces.empty()) return run_launch(k, code, launch);
+  // Boxes never answer Compiling (ir::CompiledCode): they wait for their code.
   launch_in_boxes(k, launch, bounds, placed, [&](const ir::KernelLaunch& box) { run_launch(k, code, box); });
+  return true;
 }
 
 }  // namespace lz::lazy

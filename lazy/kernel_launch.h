@@ -37,8 +37,11 @@ void set_kernel_observer(std::function<void(const ir::Kernel&)> observer);
 // domain (a fusion bug, never a wrong answer). Code that declines a launch
 // (a small CPU kernel not yet worth compiling; a variant failing to compile
 // at run time: counted and warned once) leaves it to the interpreter; on a
-// CUDA device the kernel is queued on the device's stream.
-void launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
+// CUDA device the kernel is queued on the device's stream. Returns false
+// when nothing ran because the kernel's code is compiling in the
+// background (ir::Launched::Compiling): the caller computes its values
+// with the kernel's eager steps.
+bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
                    std::span<const SizeVec> shapes, std::vector<Scalar> params);
 
 }  // namespace lz::lazy

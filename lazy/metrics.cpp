@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "codegen_llvm/compile_queue.h"
 #include "codegen_llvm/jit_engine.h"
 
 namespace lz::lazy {
@@ -93,6 +94,7 @@ LazyMetrics metrics() {
   m.jit_disk_hits = static_cast<uint64_t>(jit.disk_hits - base.disk_hits);
   m.jit_compile_ms = jit.compile_ms - base.compile_ms;
   m.jit_load_ms = jit.load_ms - base.load_ms;
+  m.jit_compiles_pending = static_cast<uint64_t>(codegen_llvm::compiles_pending());
   return m;
 }
 
@@ -115,7 +117,8 @@ std::string LazyMetrics::report() const {
      << "  kernels: " << kernels_compiled << " compiled, " << kernels_launched << " launched\n"
      << "  LLVM: " << jit_compiled << " variants compiled in " << jit_compile_ms << " ms, " << jit_disk_hits
      << " loaded from the disk cache in " << jit_load_ms << " ms, " << kernels_interpreted
-     << " small launches interpreted\n"
+     << " small launches interpreted, " << launches_while_compiling << " launches while compiling in the background ("
+     << eager_steps_while_compiling << " eager steps), " << jit_compiles_pending << " compiles pending\n"
      << "  eager steps: " << eager_steps_total << "\n"
      << "  nodes freed: " << nodes_freed << " (" << values_left_pending << " cheap live values left pending)\n"
      << "  bytes allocated by steps: " << bytes_allocated << "\n";
@@ -203,6 +206,12 @@ void count_kernels(uint64_t launched) {
 void count_interpreted() {
   std::lock_guard<std::mutex> lock(metrics_mutex());
   ++state().kernels_interpreted;
+}
+
+void count_run_while_compiling(uint64_t eager_steps) {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  ++state().launches_while_compiling;
+  state().eager_steps_while_compiling += eager_steps;
 }
 
 void count_codegen_failure(const std::string& reason) {

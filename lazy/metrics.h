@@ -40,6 +40,14 @@ struct LazyMetrics {
   // Launches of compilable kernels run through the interpreter instead
   // (small and not yet hot: LZ_JIT_THRESHOLD).
   uint64_t kernels_interpreted = 0;
+  // Kernel launches whose code was still compiling in the background
+  // (Settings::compile_in_background): a large one ran as the kernel's
+  // eager steps (eager_steps_while_compiling counts them), a small one
+  // through the interpreter (kernels_interpreted counts it too).
+  uint64_t launches_while_compiling = 0;
+  uint64_t eager_steps_while_compiling = 0;
+  // Kernels compiling in the background now.
+  uint64_t jit_compiles_pending = 0;
   uint64_t jit_disk_hits = 0;
   double jit_compile_ms = 0;
   double jit_load_ms = 0;
@@ -99,6 +107,8 @@ void count_compile(uint64_t kernels, std::span<const std::string> not_fused);
 void count_compile_ms(std::span<const std::pair<std::string_view, double>> per_step);
 void count_codegen_failure(const std::string& reason);
 void count_interpreted();
+// A launch that ran as `eager_steps` eager steps (0: interpreted) while its code compiled.
+void count_run_while_compiling(uint64_t eager_steps);
 void set_cache_size(uint64_t size);
 }  // namespace detail
 

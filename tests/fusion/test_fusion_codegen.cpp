@@ -80,7 +80,9 @@ class RecordingGenerator final : public lz::ir::CodeGenerator {
  public:
   class DecliningCode final : public lz::ir::CompiledCode {
    public:
-    bool launch(const lz::ir::KernelLaunch&, std::string*) const override { return false; }
+    lz::ir::Launched launch(const lz::ir::KernelLaunch&, std::string*) const override {
+      return lz::ir::Launched::Interpret;
+    }
     std::string_view language() const override { return "txt"; }
     std::string text() const override { return "recorded"; }
   };

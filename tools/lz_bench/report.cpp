@@ -262,6 +262,7 @@ void write_json(std::ostream& out, const RunReport& r) {
     j.field("eager_ms", w.eager_ms);
     j.field("lazy_ms", w.lazy_ms);
     j.field("first_ms", w.first_ms);
+    j.field("first_while_compiling", w.first_while_compiling);
     j.field("speedup", w.speedup);
     j.field("bytes", w.bytes);
     j.field("bandwidth_gbps", w.bandwidth_gbps);

@@ -17,8 +17,11 @@ struct WorkloadResult {
   std::string sizes;        // "x: 16M elements"
   bool bandwidth_bound = true;  // false for W6 (matmul) and W8 (latency): % of bandwidth is shown but not a target
   // Medians over the repetitions, in milliseconds. first_ms: the first lazy
-  // call (trace + plan + compile + run) in a fresh executable cache.
+  // call (trace + plan + run, its kernels compiling in the background) in
+  // a fresh executable cache; first_while_compiling: its kernel launches
+  // that ran as eager steps or interpreted because their code was not in yet.
   double eager_ms = 0, lazy_ms = 0, first_ms = 0;
+  int64_t first_while_compiling = 0;
   double speedup = 0;  // eager_ms / lazy_ms
   // Bytes the computation must move (inputs read once, outputs written once).
   double bytes = 0;

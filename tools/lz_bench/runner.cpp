@@ -138,7 +138,13 @@ WorkloadResult measure(const Workload& w, const RunOptions& options, BandwidthPr
   const std::vector<Tensor> first = run_once(lazy_step, true);
   finish(options.device);
   r.first_ms = ms_since(t0);
+  r.first_while_compiling = static_cast<int64_t>(lazy::metrics().launches_while_compiling - start.launches_while_compiling);
   compare(first, reference, r);
+  // The steady state runs compiled code only: the first call's compiles,
+  // and those of variants a second call asks for, finish untimed.
+  lazy::wait_for_compiles();
+  run_once(lazy_step, true);
+  lazy::wait_for_compiles();
 
   std::vector<double> eager_ms, lazy_ms, copy_gbps;
   // Kernels and eager steps of the lazy runs only: on CUDA the eager runs
