@@ -202,44 +202,46 @@ const CompiledKernel::Variant& CompiledKernel::variant(const VariantKey& key) co
   return *find_variant(key);
 }
 
-// Compiled without holding mu_: launches of variants compiled already run
-// meanwhile. Two threads compiling one key link the same code (the JIT's
-// in-memory cache); the second keeps the first's Variant.
-void CompiledKernel::compile_variant(const VariantKey& key) const {
-  JitEngine& jit = JitEngine::instance();
-  const VariantSpec spec{key.classes, jit.vector_bits(), options_.math, key.streaming, key.cache_stages,
-                         key.split,   key.columns,       key.transposed, key.in_piece};
-  std::string spec_text = "classes ";
-  for (StrideClass c : key.classes) spec_text += static_cast<char>('0' + static_cast<int>(c));
-  if (key.streaming) spec_text += "|streaming";
-  if (key.cache_stages) spec_text += "|cache_stages";
-  if (key.split) spec_text += "|split";
-  if (key.columns) spec_text += "|columns";
-  if (spec.tiled()) {
-    spec_text += "|tiled ";
-    for (bool t : key.transposed) spec_text += t ? 't' : '-';
+// What the JIT knows variant `key` by: its spec, cache key and symbols.
+struct CompiledKernel::VariantCode {
+  VariantSpec spec;
+  std::string spec_text;  // "classes 121|columns"
+  std::string text;       // the JIT's key
+  std::string prefix;
+  std::vector<std::string> symbols;
+};
+
+CompiledKernel::VariantCode CompiledKernel::code_of(const VariantKey& key) const {
+  VariantCode c;
+  c.spec = VariantSpec{key.classes, JitEngine::instance().vector_bits(), options_.math, key.streaming, key.cache_stages,
+                       key.split,   key.columns, key.transposed, key.in_piece};
+  c.spec_text = "classes ";
+  for (StrideClass cls : key.classes) c.spec_text += static_cast<char>('0' + static_cast<int>(cls));
+  if (key.streaming) c.spec_text += "|streaming";
+  if (key.cache_stages) c.spec_text += "|cache_stages";
+  if (key.split) c.spec_text += "|split";
+  if (key.columns) c.spec_text += "|columns";
+  if (c.spec.tiled()) {
+    c.spec_text += "|tiled ";
+    for (bool t : key.transposed) c.spec_text += t ? 't' : '-';
   }
   if (!key.in_piece.empty()) {
-    spec_text += "|pieces ";
-    for (bool p : key.in_piece) spec_text += p ? '1' : '0';
+    c.spec_text += "|pieces ";
+    for (bool p : key.in_piece) c.spec_text += p ? '1' : '0';
   }
-  const std::string text = text_ + "|" + spec_text + (options_.math == MathMode::Fast ? "|fast" : "|precise");
+  c.text = text_ + "|" + c.spec_text + (options_.math == MathMode::Fast ? "|fast" : "|precise");
   char prefix[32];
-  std::snprintf(prefix, sizeof prefix, "lzk_%016llx", static_cast<unsigned long long>(stable_hash(text)));
-  std::vector<std::string> symbols;
+  std::snprintf(prefix, sizeof prefix, "lzk_%016llx", static_cast<unsigned long long>(stable_hash(c.text)));
+  c.prefix = prefix;
   if (key.split) {
-    symbols = {std::string(prefix) + "_partial", std::string(prefix) + "_finish"};
+    c.symbols = {c.prefix + "_partial", c.prefix + "_finish"};
   } else {
-    symbols = {std::string(prefix) + "_run"};
+    c.symbols = {c.prefix + "_run"};
   }
-  JitEngine::Result r;
-  try {
-    r = jit.get(text, symbols, [&](llvm::LLVMContext& c) { return emit_or_fail(k_, spec, prefix, c); });
-  } catch (const CompileFailure& f) {
-    std::lock_guard<std::mutex> lock(mu_);
-    failed_.push_back(Failed{key, f.reason});
-    throw;
-  }
+  return c;
+}
+
+void CompiledKernel::add_variant(const VariantKey& key, std::string spec_text, const JitEngine::Result& r) const {
   auto v = std::make_unique<Variant>();
   v->code = r.code;
   v->key = key;
@@ -256,6 +258,31 @@ void CompiledKernel::compile_variant(const VariantKey& key) const {
     if (existing->key == key) return;
   }
   variants_.push_back(std::move(v));
+}
+
+// Compiled without holding mu_: launches of variants compiled already run
+// meanwhile. Two threads compiling one key link the same code (the JIT's
+// in-memory cache); the second keeps the first's Variant.
+void CompiledKernel::compile_variant(const VariantKey& key) const {
+  VariantCode c = code_of(key);
+  JitEngine::Result r;
+  try {
+    r = JitEngine::instance().get(c.text, c.symbols,
+                                  [&](llvm::LLVMContext& ctx) { return emit_or_fail(k_, c.spec, c.prefix, ctx); });
+  } catch (const CompileFailure& f) {
+    std::lock_guard<std::mutex> lock(mu_);
+    failed_.push_back(Failed{key, f.reason});
+    throw;
+  }
+  add_variant(key, std::move(c.spec_text), r);
+}
+
+bool CompiledKernel::load_cached_variant(const VariantKey& key) const {
+  VariantCode c = code_of(key);
+  std::optional<JitEngine::Result> r = JitEngine::instance().find(c.text, c.symbols);
+  if (!r) return false;
+  add_variant(key, std::move(c.spec_text), *r);
+  return true;
 }
 
 // Streaming stores need every unit-stride output aligned alike (see

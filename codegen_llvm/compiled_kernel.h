@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen_llvm/jit_engine.h"
 #include "codegen_llvm/kernel_abi.h"
 #include "codegen_llvm/vector_math.h"
 #include "ir/kernel_ir.h"
@@ -53,6 +54,9 @@ class CompiledKernel {
   // launches of this kernel run meanwhile. Throws CompileFailure (and
   // remembers it for run_if_compiled).
   void compile_variant(const VariantKey& key) const;
+  // compile_variant when memory or the disk cache has the code (no
+  // compile: a millisecond at most); false otherwise.
+  bool load_cached_variant(const VariantKey& key) const;
 
   // Tiered compilation: whether `launch` should run compiled code now. A
   // launch over many points always should (compiling pays for itself at
@@ -74,6 +78,9 @@ class CompiledKernel {
 
  private:
   struct Variant;
+  struct VariantCode;
+  VariantCode code_of(const VariantKey& key) const;
+  void add_variant(const VariantKey& key, std::string spec_text, const JitEngine::Result& r) const;
   struct Failed {
     VariantKey key;
     std::string reason;

@@ -39,7 +39,7 @@ namespace {
 
 // Bumped whenever generated code changes for the same kernel text, so
 // cached objects of older generators read as misses.
-constexpr const char* kGeneratorVersion = "lz-codegen-3";
+constexpr const char* kGeneratorVersion = "lz-codegen-4";
 
 // The IR pipeline for generated kernels (opt's -passes syntax). The
 // emitter writes vector loops already, so O3's loop vectoriser, unroller,
@@ -119,7 +119,8 @@ bool env_disabled(const char* name) {
 }  // namespace
 
 struct JitEngine::Impl {
-  std::mutex mu;
+  std::mutex mu;          // the maps, the disk cache, linking, stats
+  std::mutex compile_mu;  // emitting, optimising and generating code (the TargetMachine)
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> tm;
   std::string cpu, features, host;
@@ -229,6 +230,10 @@ struct JitEngine::Impl {
     return std::string(buffer.data(), buffer.size());
   }
 
+  // The code of `full_key` from memory or the disk cache. Called with `mu` held.
+  std::optional<Result> cached(const std::string& full_key, const std::vector<std::string>& symbols);
+  std::string full_key(const std::string& key, const std::vector<std::string>& symbols) const;
+
   // Links `object` into a JITDylib of its own, which resolves the rest
   // (kernel helpers, libm) through the main one. Called with `mu` held.
   std::shared_ptr<Linked> link(const std::string& object, const std::string& name, const std::vector<std::string>& symbols) {
@@ -330,60 +335,98 @@ const std::string& JitEngine::cpu() const { return impl_->cpu; }
 const std::string& JitEngine::features() const { return impl_->features; }
 unsigned JitEngine::vector_bits() const { return impl_->vector_bits; }
 
-JitEngine::Result JitEngine::get(const std::string& key, const std::vector<std::string>& symbols, const EmitFn& emit) {
-  Impl& d = *impl_;
-  std::lock_guard<std::mutex> lock(d.mu);
+std::optional<JitEngine::Result> JitEngine::Impl::cached(const std::string& full_key, const std::vector<std::string>& symbols) {
   const auto start = std::chrono::steady_clock::now();
-  std::string full_key = d.host + "|" + key;
-  for (const std::string& s : symbols) full_key += "|" + s;
-  Result r;
-  const auto linked = [&](std::shared_ptr<Impl::Linked> l) {
-    r.addresses = l->addresses;
-    d.linked[full_key] = l;
-    r.code = std::move(l);
-  };
-  if (auto it = d.linked.find(full_key); it != d.linked.end()) {
-    if (std::shared_ptr<Impl::Linked> l = it->second.lock()) {
-      ++d.stats.memory_hits;
+  if (auto it = linked.find(full_key); it != linked.end()) {
+    if (std::shared_ptr<Linked> l = it->second.lock()) {
+      ++stats.memory_hits;
+      Result r;
       r.addresses = l->addresses;
       r.code = std::move(l);
       return r;
     }
-    d.linked.erase(it);  // unlinked since: link it again
+    linked.erase(it);  // unlinked since: link it again
   }
-  if (d.disk) {
-    if (std::optional<std::string> object = d.disk->load(full_key)) {
-      try {
-        linked(d.link(*object, symbols.front(), symbols));
-        r.ms = ms_since(start);
-        ++d.stats.disk_hits;
-        d.stats.load_ms += r.ms;
-        return r;
-      } catch (const CompileFailure&) {
-        // A cached object that does not link is rebuilt below.
-      }
-    }
-  }
+  if (!disk) return std::nullopt;
+  std::optional<std::string> object = disk->load(full_key);
+  if (!object) return std::nullopt;
   try {
+    std::shared_ptr<Linked> l = link(*object, symbols.front(), symbols);
+    linked[full_key] = l;
+    Result r;
+    r.addresses = l->addresses;
+    r.code = std::move(l);
+    r.ms = ms_since(start);
+    ++stats.disk_hits;
+    stats.load_ms += r.ms;
+    return r;
+  } catch (const CompileFailure&) {
+    return std::nullopt;  // a cached object that does not link is rebuilt
+  }
+}
+
+std::string JitEngine::Impl::full_key(const std::string& key, const std::vector<std::string>& symbols) const {
+  std::string k = host + "|" + key;
+  for (const std::string& s : symbols) k += "|" + s;
+  return k;
+}
+
+std::optional<JitEngine::Result> JitEngine::find(const std::string& key, const std::vector<std::string>& symbols) {
+  Impl& d = *impl_;
+  std::lock_guard<std::mutex> lock(d.mu);
+  return d.cached(d.full_key(key, symbols), symbols);
+}
+
+// Compiles with `compile_mu` held, not `mu`: find() (a launch asking for
+// cached code) never waits for another kernel's compile.
+JitEngine::Result JitEngine::get(const std::string& key, const std::vector<std::string>& symbols, const EmitFn& emit) {
+  Impl& d = *impl_;
+  const auto start = std::chrono::steady_clock::now();
+  const std::string full_key = d.full_key(key, symbols);
+  {
+    std::lock_guard<std::mutex> lock(d.mu);
+    if (std::optional<Result> hit = d.cached(full_key, symbols)) return std::move(*hit);
+  }
+  std::string object;
+  double optimize_ms = 0, codegen_ms = 0;
+  const char* dump_dir = std::getenv("LZ_JIT_DUMP");
+  try {
+    std::lock_guard<std::mutex> compiling(d.compile_mu);
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> m = emit(context);
     d.prepare(*m);
-    const char* dump_dir = std::getenv("LZ_JIT_DUMP");
     if (dump_dir != nullptr) d.dump(dump_dir, symbols.front() + ".input", *m);
     auto phase = std::chrono::steady_clock::now();
     d.optimize(*m);
-    d.stats.optimize_ms += ms_since(phase);
+    optimize_ms = ms_since(phase);
     if (dump_dir != nullptr) d.dump(dump_dir, symbols.front(), *m);
     phase = std::chrono::steady_clock::now();
-    const std::string object = d.object_of(*m);
-    d.stats.codegen_ms += ms_since(phase);
-    linked(d.link(object, symbols.front(), symbols));
-    if (dump_dir != nullptr) d.dump_object(dump_dir, symbols, r.addresses, object);
-    if (d.disk) d.disk->store(full_key, object);
+    object = d.object_of(*m);
+    codegen_ms = ms_since(phase);
   } catch (const CompileFailure&) {
+    std::lock_guard<std::mutex> lock(d.mu);
     ++d.stats.failures;
     throw;
   }
+  std::lock_guard<std::mutex> lock(d.mu);
+  d.stats.optimize_ms += optimize_ms;
+  d.stats.codegen_ms += codegen_ms;
+  std::shared_ptr<Impl::Linked> l;
+  if (auto it = d.linked.find(full_key); it != d.linked.end()) l = it->second.lock();  // linked meanwhile
+  if (l == nullptr) {
+    try {
+      l = d.link(object, symbols.front(), symbols);
+    } catch (const CompileFailure&) {
+      ++d.stats.failures;
+      throw;
+    }
+    d.linked[full_key] = l;
+    if (dump_dir != nullptr) d.dump_object(dump_dir, symbols, l->addresses, object);
+    if (d.disk) d.disk->store(full_key, object);
+  }
+  Result r;
+  r.addresses = l->addresses;
+  r.code = std::move(l);
   r.ms = ms_since(start);
   r.compiled = true;
   ++d.stats.compiled;
@@ -393,7 +436,7 @@ JitEngine::Result JitEngine::get(const std::string& key, const std::vector<std::
 
 std::string JitEngine::optimized_ir(const EmitFn& emit) {
   Impl& d = *impl_;
-  std::lock_guard<std::mutex> lock(d.mu);
+  std::lock_guard<std::mutex> lock(d.compile_mu);
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> m = emit(context);
   d.prepare(*m);

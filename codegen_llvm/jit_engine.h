@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,9 @@ class JitEngine {
   };
   using EmitFn = std::function<std::unique_ptr<llvm::Module>(llvm::LLVMContext&)>;
   Result get(const std::string& key, const std::vector<std::string>& symbols, const EmitFn& emit);
+  // get() when memory or the disk cache has the code (a millisecond at
+  // most); nullopt where it would have to compile.
+  std::optional<Result> find(const std::string& key, const std::vector<std::string>& symbols);
 
   // The optimised LLVM IR of `emit`'s module, for dumps and tests.
   std::string optimized_ir(const EmitFn& emit);

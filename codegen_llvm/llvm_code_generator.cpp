@@ -41,6 +41,11 @@ class LlvmCode final : public ir::CompiledCode, public std::enable_shared_from_t
       }
       CompiledKernel::VariantKey missing;
       if (kernel_.run_if_compiled(launch, &missing)) return ir::Launched::Ran;
+      // A warm process's code comes from the disk cache at once.
+      if (kernel_.load_cached_variant(missing)) {
+        kernel_.run(launch);
+        return ir::Launched::Ran;
+      }
       compile_later(std::move(missing));
       return ir::Launched::Compiling;
     } catch (const CompileFailure& f) {

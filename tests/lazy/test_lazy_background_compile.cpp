@@ -7,6 +7,7 @@
 
 #include <lazuli/lazuli.h>
 
+#include "codegen_llvm/jit_engine.h"
 #include "tests/lazy/lazy_test_util.h"
 
 #include <sys/wait.h>
@@ -14,6 +15,9 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
 
 using lz::Tensor;
 
@@ -21,6 +25,8 @@ using namespace lazy_test;
 
 namespace {
 
+// Background compiles on, kernels compiled at their first launch, and no
+// disk cache (a kernel found there runs at once: the last test case).
 struct Background {
   SettingsGuard guard;
   explicit Background(bool on = true) {
@@ -29,30 +35,51 @@ struct Background {
     s.compile_in_background = on;
     s.jit_threshold = 1;
     lzl::set_settings(s);
-    fresh_start();
     lz::lazy::wait_for_compiles();
+    lz::codegen_llvm::JitEngine::instance().set_disk_cache(false);
+    fresh_start();
+  }
+  ~Background() {
+    lz::lazy::wait_for_compiles();
+    lz::codegen_llvm::JitEngine::instance().set_disk_cache(true);
   }
 };
 
-// One kernel (its scalars are runtime parameters of the kernel).
-Tensor program(const Tensor& x, double salt) { return ((x * salt).sin() + x.exp() * 0.5).relu() - salt; }
+// One kernel, new to the process for each `variant` (its code has
+// `variant` more operations; scalars are runtime parameters).
+Tensor program(const Tensor& x, int variant) {
+  Tensor y = (x * 1.5).sin() + x.exp() * 0.5;
+  for (int i = 0; i < variant; ++i) y = y * 0.75 + 0.25;
+  return y.relu() - 2;
+}
+
+// A directory of its own, removed at scope exit.
+struct TempDir {
+  std::string path;
+  TempDir() {
+    path = (std::filesystem::temp_directory_path() / ("lz_background_" + std::to_string(::getpid()) + "_" +
+                                                      std::to_string(std::random_device{}())))
+               .string();
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
 
 }  // namespace
 
 TEST_CASE("lazy first runs of a large kernel take its eager steps while the compile thread builds its code", "[lazy]") {
   const Background background;
   const Tensor x = lz::randn({300, 1000});  // past the interpreter's 65536 points
-  const double salt = 1.5;
-  const Tensor expected = program(x, salt);
-  check_same(program(x.to_lazy(), salt), expected);
+  const Tensor expected = program(x, 1);
+  check_same(program(x.to_lazy(), 1), expected);
   const lzl::LazyMetrics first = lzl::metrics();
   CHECK(first.launches_while_compiling == 1);
-  CHECK(first.eager_steps_while_compiling >= 5);  // mul, sin, exp, mul, add, relu, sub
+  CHECK(first.eager_steps_while_compiling == 9);  // mul, sin, exp, mul, add, mul, add, relu, sub
   CHECK(first.eager_steps_total == 0);             // not steps of the plan: the kernel's stand-ins
   CHECK(first.kernels_launched == 1);
   lz::lazy::wait_for_compiles();
   CHECK(lzl::metrics().jit_compiles_pending == 0);
-  check_same(program(x.to_lazy(), salt), expected);
+  check_same(program(x.to_lazy(), 1), expected);
   const lzl::LazyMetrics later = lzl::metrics();
   CHECK(later.launches_while_compiling == 1);  // the compiled code ran
   CHECK(later.cache_hits == 1);
@@ -62,13 +89,12 @@ TEST_CASE("lazy first runs of a large kernel take its eager steps while the comp
 TEST_CASE("lazy small kernels are interpreted while the compile thread builds their code", "[lazy]") {
   const Background background;
   const Tensor x = lz::randn({64});
-  const double salt = 2.5;
-  check_same(program(x.to_lazy(), salt), program(x, salt));
+  check_same(program(x.to_lazy(), 2), program(x, 2));
   CHECK(lzl::metrics().launches_while_compiling == 1);
   CHECK(lzl::metrics().eager_steps_while_compiling == 0);
   CHECK(lzl::metrics().kernels_interpreted == 1);
   lz::lazy::wait_for_compiles();
-  check_same(program(x.to_lazy(), salt), program(x, salt));
+  check_same(program(x.to_lazy(), 2), program(x, 2));
   CHECK(lzl::metrics().kernels_interpreted == 1);
 }
 
@@ -97,8 +123,7 @@ TEST_CASE("lazy runs before the compile thread finishes give eager's values, out
 TEST_CASE("lazy with compile_in_background off, the first launch waits for its code", "[lazy]") {
   const Background waiting(false);
   const Tensor x = lz::randn({300, 1000});
-  const double salt = 3.5;
-  check_same(program(x.to_lazy(), salt), program(x, salt));
+  check_same(program(x.to_lazy(), 3), program(x, 3));
   CHECK(lzl::metrics().launches_while_compiling == 0);
   CHECK(lzl::metrics().kernels_interpreted == 0);
   CHECK(lzl::metrics().kernels_launched == 1);
@@ -112,11 +137,29 @@ TEST_CASE("lazy a process may exit while a kernel compiles in the background", "
     // The child traces a new program, leaves its compile queued or running
     // and exits through the static destructors.
     const Tensor x = lz::randn({300, 1000});
-    const Tensor y = program(x.to_lazy(), 4.25).to_eager();
+    const Tensor y = program(x.to_lazy(), 4).to_eager();
     std::exit(lzl::metrics().launches_while_compiling == 1 && y.defined() ? 0 : 3);
   }
   int status = 0;
   ::waitpid(pid, &status, 0);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("lazy kernels in the disk cache run compiled at their first launch", "[lazy]") {
+  const Background background;
+  const TempDir dir;
+  lz::codegen_llvm::JitEngine::instance().set_disk_cache(true, dir.path);
+  const Tensor x = lz::randn({300, 1000});
+  check_same(program(x.to_lazy(), 5), program(x, 5));
+  CHECK(lzl::metrics().launches_while_compiling == 1);
+  lz::lazy::wait_for_compiles();
+  // A new executable (as in a new process): its kernel's code is linked
+  // from the disk cache at the launch, without waiting for a compile.
+  lz::lazy::clear_executable_cache();  // the code is unlinked with its last holder
+  fresh_start();
+  check_same(program(x.to_lazy(), 5), program(x, 5));
+  CHECK(lzl::metrics().launches_while_compiling == 0);
+  CHECK(lzl::metrics().jit_disk_hits == 1);
+  CHECK(lzl::metrics().jit_compiled == 0);
 }
