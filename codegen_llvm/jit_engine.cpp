@@ -392,6 +392,11 @@ JitEngine::Result JitEngine::get(const std::string& key, const std::vector<std::
   const char* dump_dir = std::getenv("LZ_JIT_DUMP");
   try {
     std::lock_guard<std::mutex> compiling(d.compile_mu);
+    {
+      // Compiled by the thread this one waited for.
+      std::lock_guard<std::mutex> lock(d.mu);
+      if (std::optional<Result> hit = d.cached(full_key, symbols)) return std::move(*hit);
+    }
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> m = emit(context);
     d.prepare(*m);

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <exception>
 #include <mutex>
-#include <vector>
 #include <random>
+#include <vector>
 
 #include "codegen_llvm/compile_queue.h"
 #include "codegen_llvm/compiled_kernel.h"
@@ -35,7 +35,7 @@ class LlvmCode final : public ir::CompiledCode, public std::enable_shared_from_t
     try {
       // A launch of one box of a kernel with pieces (lazy/launch_pieces.h)
       // waits: the other boxes may have run compiled already.
-      if (!background_ || !launch.in_piece.empty()) {
+      if (!background_ || launch.wait_for_code || !launch.in_piece.empty()) {
         kernel_.run(launch);
         return ir::Launched::Ran;
       }

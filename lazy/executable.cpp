@@ -97,6 +97,13 @@ bool Executable::sizes_agree(const ir::Graph& g, const GraphData& data, std::spa
   return true;
 }
 
+namespace {
+// Points times eager steps beyond which a launch waits for its kernel's
+// code rather than running the eager steps (~30 ms of eager work here;
+// kernels compile in 5-20 ms).
+constexpr int64_t kWaitForCodePointSteps = int64_t{64} << 20;
+}  // namespace
+
 void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const GraphData& data, TraceOrder& order,
                                  std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const {
   const auto sizes_of = [&](uint32_t source) { return this->sizes_of(source, g, data, order); };
@@ -135,8 +142,15 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const 
   for (uint32_t p : k.params) params.push_back(g.scalar(p));
   const bool debug = detail::debug_level() >= 2;
   const auto start = debug ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
-  if (!launch_kernel(k.kernel, k.code, buffers, shapes, std::move(params))) {
-    // Its code compiles in the background: this run takes its eager steps.
+  // A launch whose code is not compiled yet runs as the kernel's eager
+  // steps while it compiles in the background, unless those cost more
+  // than the compile (W7's eight over 16M points: ~300 ms; its compile
+  // ~10 ms): then it waits for the code.
+  int64_t points = 1;
+  for (int64_t d : shapes[k.kernel.domain_shape]) points *= d;
+  const bool wait = points * static_cast<int64_t>(k.eager.size()) >= kWaitForCodePointSteps;
+  if (!launch_kernel(k.kernel, k.code, buffers, shapes, std::move(params), wait)) {
+    // This run takes its eager steps.
     detail::count_run_while_compiling(k.eager.size());
     for (const Step& step : k.eager) run_step(step, g, data, order, slots, stack, bytes_allocated);
     for (uint32_t s : k.eager_temporaries) slots[s] = Tensor();

@@ -109,6 +109,8 @@ ir::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const Tensor& viewe
   return b;
 }
 
+// Launches smaller than this run through the interpreter while their code
+// compiles (as small launches do before their jit_threshold-th).
 constexpr int64_t kInterpretWhileCompilingPoints = 65536;
 
 // Runs one launch: compiled, or by the interpreter when the code declines
@@ -171,7 +173,7 @@ KernelCode compile_kernel(const ir::Kernel& k, Device device, std::string* failu
 }
 
 bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
-                   std::span<const SizeVec> shapes, std::vector<Scalar> params) {
+                   std::span<const SizeVec> shapes, std::vector<Scalar> params, bool wait_for_code) {
   ir::KernelLaunch launch;
   const SizeVec& domain = shapes[k.domain_shape];
   // Eager checks every index even when the result is empty; a kernel checks
@@ -209,6 +211,7 @@ bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const 
     viewed.push_back(std::move(t));
   }
   launch.params = std::move(params);
+  launch.wait_for_code = wait_for_code;
   if (k.pieces.empty()) return run_launch(k, code, launch);
   // Boxes never answer Compiling (ir::CompiledCode): they wait for their code.
   launch_in_boxes(k, launch, bounds, placed, [&](const ir::KernelLaunch& box) { run_launch(k, code, box); });

@@ -40,8 +40,9 @@ void set_kernel_observer(std::function<void(const ir::Kernel&)> observer);
 // CUDA device the kernel is queued on the device's stream. Returns false
 // when nothing ran because the kernel's code is compiling in the
 // background (ir::Launched::Compiling): the caller computes its values
-// with the kernel's eager steps.
+// with the kernel's eager steps. `wait_for_code`: the launch waits for its
+// code instead (ir::KernelLaunch::wait_for_code).
 bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
-                   std::span<const SizeVec> shapes, std::vector<Scalar> params);
+                   std::span<const SizeVec> shapes, std::vector<Scalar> params, bool wait_for_code = false);
 
 }  // namespace lz::lazy

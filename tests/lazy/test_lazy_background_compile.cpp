@@ -86,6 +86,17 @@ TEST_CASE("lazy first runs of a large kernel take its eager steps while the comp
   CHECK(later.kernels_interpreted == 0);
 }
 
+TEST_CASE("lazy a kernel whose eager steps would take longer than its compile waits for its code", "[lazy]") {
+  const Background background;
+  // 8M points and 9 eager steps (past 64M point-steps): ~40 ms of eager
+  // work, more than the kernel takes to compile.
+  const Tensor x = lz::randn({8192, 1024});
+  check_same(program(x.to_lazy(), 6), program(x, 6));
+  CHECK(lzl::metrics().launches_while_compiling == 0);
+  CHECK(lzl::metrics().kernels_interpreted == 0);
+  CHECK(lzl::metrics().jit_compiles_pending == 0);
+}
+
 TEST_CASE("lazy small kernels are interpreted while the compile thread builds their code", "[lazy]") {
   const Background background;
   const Tensor x = lz::randn({64});
