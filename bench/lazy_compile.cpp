@@ -1,7 +1,7 @@
 // What the lazy layer's compile path costs (Google Benchmark):
 //   BM_CompileKernel/W   one fused kernel of workload W (1 gelu_tanh,
 //                        4 softmax, 5 layer_norm, 7 Adam) through LLVM:
-//                        emission, the O3 pipeline and machine code, every
+//                        emission, the IR pipeline and machine code, every
 //                        iteration a fresh key (no memory or disk cache)
 //   BM_PlanGraph/W       the same graph's compile steps up to its kernels:
 //                        copy_cone, canonicalise (the passes), plan_fusion
@@ -87,7 +87,7 @@ void BM_CompileKernel(benchmark::State& state) {
     codegen_ms += k.codegen_ms;
   }
   if (ms > 0) {
-    state.counters["o3_share"] = optimize_ms / ms;
+    state.counters["ir_share"] = optimize_ms / ms;
     state.counters["codegen_share"] = codegen_ms / ms;
   }
 }

@@ -1,6 +1,7 @@
 // The process's LLVM JIT: one ORC LLJIT for the host CPU that compiled
-// kernel objects are linked into. A module is optimised (O3 for the host's
-// CPU and features), compiled to an object file, stored in the on-disk
+// kernel objects are linked into. A module is optimised (a pass pipeline
+// for the emitter's loops, the host's CPU and features), compiled to an
+// object file, stored in the on-disk
 // cache and linked; a later request for the same key (in this process:
 // memory; in another: disk) skips all of that. Linked code lives while a
 // caller holds its Result::code: a process that compiles kernels for hours
@@ -28,8 +29,8 @@ struct JitStats {
   int64_t memory_hits = 0;     // keys already linked in this process
   int64_t unlinked = 0;        // objects whose code was released (no holder left)
   int64_t failures = 0;        // emission or compilation errors
-  double compile_ms = 0;       // total time compiling (emission + O3 + machine code)
-  double optimize_ms = 0;      // of which the O3 pipeline
+  double compile_ms = 0;       // total time compiling (emission + IR pipeline + machine code)
+  double optimize_ms = 0;      // of which the IR pass pipeline
   double codegen_ms = 0;       // of which machine code generation
   double load_ms = 0;          // total time linking cached objects
 };

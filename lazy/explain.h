@@ -59,8 +59,8 @@ struct StepTime {
 // One kernel compiled for ExplainOptions::compile_kernels.
 struct KernelCompile {
   std::string kernel;      // its name
-  double ms = 0;           // all of it: emission, O3, machine code, linking
-  double optimize_ms = 0;  // of which the O3 pipeline
+  double ms = 0;           // all of it: emission, IR pipeline, machine code, linking
+  double optimize_ms = 0;  // of which the IR pass pipeline
   double codegen_ms = 0;   // of which machine code generation
   std::string failure;     // why it did not compile (the times are 0 then)
 };

@@ -34,7 +34,7 @@ struct LazyMetrics {
   uint64_t eager_steps_total = 0;
   uint64_t kernels_compiled = 0;  // fused kernels planned by cache misses
   uint64_t kernels_launched = 0;  // fused kernels run
-  // The LLVM code generator: kernel variants compiled (emit + O3 + machine
+  // The LLVM code generator: kernel variants compiled (emit + IR passes + machine
   // code) and loaded from the on-disk cache, and the time spent on both.
   uint64_t jit_compiled = 0;
   // Launches of compilable kernels run through the interpreter instead
