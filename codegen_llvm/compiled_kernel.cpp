@@ -154,10 +154,12 @@ CompiledKernel::CompiledKernel(const ir::Kernel& k, CodegenOptions options)
 
 CompiledKernel::~CompiledKernel() = default;
 
-bool CompiledKernel::worth_compiling(const ir::KernelLaunch& launch, int64_t threshold) const {
-  const int64_t seen = launches_.fetch_add(1, std::memory_order_relaxed) + 1;
+bool CompiledKernel::worth_compiling(const ir::KernelLaunch& launch, int64_t threshold, bool count) const {
+  const int64_t seen = count ? launches_.fetch_add(1, std::memory_order_relaxed) + 1
+                             : launches_.load(std::memory_order_relaxed) + 1;
   int64_t points = 1;
   for (int64_t d : launch.domain) points *= d;
+  points = std::max(points, launch.whole_points);
   return points >= kCompileAtOncePoints || seen >= threshold || num_variants() > 0;
 }
 
@@ -350,7 +352,12 @@ bool CompiledKernel::run_if_compiled(const ir::KernelLaunch& launch, VariantKey*
   return true;
 }
 
-bool CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault, VariantKey* missing) const {
+bool CompiledKernel::has_code_for(const ir::KernelLaunch& launch, VariantKey* missing) const {
+  return run_bound(launch, nullptr, missing, /*only_check=*/true);
+}
+
+bool CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault, VariantKey* missing,
+                               bool only_check) const {
   const size_t rank = k_.rank, num_access = k_.accesses.size();
   LZ_INTERNAL_ASSERT(launch.domain.size() == rank && launch.accesses.size() == num_access &&
                          launch.params.size() == k_.num_params,
@@ -403,6 +410,7 @@ bool CompiledKernel::run_bound(const ir::KernelLaunch& launch, int64_t* fault, V
     *missing = std::move(key);
     return false;
   }
+  if (only_check) return true;
   const Variant& v = *compiled;
 
   const size_t num_axes = outer.size() + inner.size();

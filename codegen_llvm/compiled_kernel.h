@@ -50,6 +50,8 @@ class CompiledKernel {
   // (compile it with compile_variant, on any thread). Throws the
   // CompileFailure of a variant that failed to compile before.
   bool run_if_compiled(const ir::KernelLaunch& launch, VariantKey* missing) const;
+  // run_if_compiled without running: whether `launch`'s variant is compiled.
+  bool has_code_for(const ir::KernelLaunch& launch, VariantKey* missing) const;
   // Compiles (or finds in a cache) variant `key`; thread-safe, and other
   // launches of this kernel run meanwhile. Throws CompileFailure (and
   // remembers it for run_if_compiled).
@@ -62,8 +64,9 @@ class CompiledKernel {
   // launch over many points always should (compiling pays for itself at
   // once); a small one only from the kernel's `threshold`-th launch on, or
   // when a variant exists already, so one-off small graphs do not pay a
-  // compile (the caller interprets them instead). Counts the launch.
-  bool worth_compiling(const ir::KernelLaunch& launch, int64_t threshold) const;
+  // compile (the caller interprets them instead). Counts the launch
+  // unless `count` is false.
+  bool worth_compiling(const ir::KernelLaunch& launch, int64_t threshold, bool count = true) const;
   static constexpr int64_t kCompileAtOncePoints = 65536;
 
   const ir::Kernel& kernel() const { return k_; }
@@ -89,8 +92,8 @@ class CompiledKernel {
   const Variant& variant(const VariantKey& key) const;      // compiled on first use
   // run() without the gathered-index check: sets *fault when an index was
   // out of range. With `missing`, runs only a variant compiled already
-  // (else sets *missing and returns false).
-  bool run_bound(const ir::KernelLaunch& launch, int64_t* fault, VariantKey* missing) const;
+  // (else sets *missing and returns false); `only_check`: runs nothing.
+  bool run_bound(const ir::KernelLaunch& launch, int64_t* fault, VariantKey* missing, bool only_check = false) const;
   bool use_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes, int64_t points) const;
   bool use_column_streaming(const ir::KernelLaunch& launch, const std::vector<StrideClass>& classes, int64_t points,
                             int64_t band, int64_t segment) const;

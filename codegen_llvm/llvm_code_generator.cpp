@@ -33,8 +33,8 @@ class LlvmCode final : public ir::CompiledCode, public std::enable_shared_from_t
   ir::Launched launch(const ir::KernelLaunch& launch, std::string* failure) const override {
     if (!kernel_.worth_compiling(launch, threshold_)) return ir::Launched::Interpret;
     try {
-      // A launch of one box of a kernel with pieces (lazy/launch_pieces.h)
-      // waits: the other boxes may have run compiled already.
+      // A box of a kernel with pieces (lazy/launch_pieces.h) asked ready()
+      // first: it waits now, as the other boxes may have run compiled.
       if (!background_ || launch.wait_for_code || !launch.in_piece.empty()) {
         kernel_.run(launch);
         return ir::Launched::Ran;
@@ -51,6 +51,19 @@ class LlvmCode final : public ir::CompiledCode, public std::enable_shared_from_t
     } catch (const CompileFailure& f) {
       *failure = f.reason;
       return ir::Launched::Interpret;
+    }
+  }
+  bool ready(const ir::KernelLaunch& launch) const override {
+    if (!background_ || launch.wait_for_code || !kernel_.worth_compiling(launch, threshold_, /*count=*/false)) {
+      return true;
+    }
+    try {
+      CompiledKernel::VariantKey missing;
+      if (kernel_.has_code_for(launch, &missing) || kernel_.load_cached_variant(missing)) return true;
+      compile_later(std::move(missing));
+      return false;
+    } catch (const CompileFailure&) {
+      return true;  // the launch reports it
     }
   }
   std::string_view language() const override { return "ll"; }

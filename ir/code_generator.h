@@ -50,6 +50,11 @@ class CompiledCode {
  public:
   virtual ~CompiledCode() = default;
   virtual Launched launch(const KernelLaunch& launch, std::string* failure) const = 0;
+  // Whether launch(`launch`) would run now, without waiting for code (or
+  // would decline it); when not, the code starts getting ready in the
+  // background. The boxes of a launch with pieces (which must all run one
+  // way) ask this first. Thread-safe.
+  virtual bool ready(const KernelLaunch& /*launch*/) const { return true; }
   // The generated code for dumps: its file extension ("ll", "cu"; empty
   // when there is no text) and the text.
   virtual std::string_view language() const = 0;

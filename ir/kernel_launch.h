@@ -28,6 +28,9 @@ struct KernelLaunch {
   std::vector<BoundAccess> accesses;    // one per kernel access, in order
   std::vector<Scalar> params;           // one per kernel parameter
   std::vector<uint8_t> in_piece = {};   // per kernel piece: whether this (box of the) domain lies in it
+  // A box of a larger launch (lazy/launch_pieces.h): that launch's points,
+  // which decide whether its code is worth compiling at once (0: whole).
+  int64_t whole_points = 0;
   // Code compiled on demand (CPU JIT): this launch waits for its code even
   // when compiles run in the background (the caller's stand-in would cost more).
   bool wait_for_code = false;

@@ -213,7 +213,13 @@ bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const 
   launch.params = std::move(params);
   launch.wait_for_code = wait_for_code;
   if (k.pieces.empty()) return run_launch(k, code, launch);
-  // Boxes never answer Compiling (ir::CompiledCode): they wait for their code.
+  // The boxes run one way: compiled (each waits for its code) once every
+  // box's code is ready, else all as the kernel's eager steps.
+  std::atomic<bool> ready{true};
+  launch_in_boxes(k, launch, bounds, placed, [&](const ir::KernelLaunch& box) {
+    if (!code->ready(box)) ready.store(false, std::memory_order_relaxed);
+  });
+  if (!ready.load()) return false;
   launch_in_boxes(k, launch, bounds, placed, [&](const ir::KernelLaunch& box) { run_launch(k, code, box); });
   return true;
 }

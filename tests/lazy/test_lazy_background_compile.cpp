@@ -97,6 +97,20 @@ TEST_CASE("lazy a kernel whose eager steps would take longer than its compile wa
   CHECK(lzl::metrics().jit_compiles_pending == 0);
 }
 
+TEST_CASE("lazy a kernel with pieces runs every box compiled or all as eager steps while the compile thread builds them", "[lazy]") {
+  const Background background;
+  // cat of unequal parts along rows: boxes of several variants.
+  const Tensor a = lz::randn({600, 333}), b = lz::randn({600, 668});
+  const auto program = [](const Tensor& p, const Tensor& q) { return lz::cat({p * 2, q.exp(), p.sin()}, 1); };
+  check_same(program(a.to_lazy(), b.to_lazy()), program(a, b));
+  CHECK(lzl::metrics().launches_while_compiling == 1);
+  lz::lazy::wait_for_compiles();
+  check_same(program(a.to_lazy(), b.to_lazy()), program(a, b));
+  CHECK(lzl::metrics().launches_while_compiling == 1);
+  CHECK(lzl::metrics().kernels_interpreted == 0);
+  CHECK(lzl::metrics().eager_steps_total == 0);
+}
+
 TEST_CASE("lazy small kernels are interpreted while the compile thread builds their code", "[lazy]") {
   const Background background;
   const Tensor x = lz::randn({64});
