@@ -82,6 +82,7 @@ class CompileQueue {
   std::mutex mu_;
   std::condition_variable more_, done_;
   std::deque<std::function<void()>> jobs_;
+  std::deque<std::function<void()>>* parents_jobs_ = nullptr;  // in a forked child
   int64_t pending_ = 0;
   bool stopping_ = false;
   std::thread thread_;
@@ -97,8 +98,10 @@ void CompileQueue::queue_in_child() {
   new (&q.mu_) std::mutex();
   new (&q.more_) std::condition_variable();
   new (&q.done_) std::condition_variable();
-  // The parent's jobs stay with the parent (leaked here: they hold its kernels).
-  new (&q.jobs_) std::deque<std::function<void()>>();
+  // The parent's queued jobs are the parent's: never run or destroyed here
+  // (they hold its kernels), kept reachable.
+  if (!q.jobs_.empty()) q.parents_jobs_ = new std::deque<std::function<void()>>(std::move(q.jobs_));
+  q.jobs_.clear();
   q.pending_ = 0;
   new (&q.thread_) std::thread();  // not joinable: no thread of this process
 }
