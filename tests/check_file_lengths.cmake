@@ -1,0 +1,21 @@
+# Fails when a source file outside tests/ is longer than MAX_LINES lines (the
+# house rule: a file that long holds more than one concept; split it).
+cmake_policy(SET CMP0007 NEW)
+set(violations "")
+foreach(dir core eager_kernels ir passes codegen_llvm codegen_cuda codegen_interp lazy autograd cuda_operators
+            tools bench include examples)
+  file(GLOB_RECURSE files "${SOURCE_DIR}/${dir}/*.h" "${SOURCE_DIR}/${dir}/*.cpp")
+  foreach(file IN LISTS files)
+    file(READ "${file}" text)
+    string(REGEX MATCHALL "\n" newlines "${text}")
+    list(LENGTH newlines n)
+    if(n GREATER MAX_LINES)
+      file(RELATIVE_PATH rel "${SOURCE_DIR}" "${file}")
+      string(APPEND violations "\n  ${rel}: ${n} lines")
+    endif()
+  endforeach()
+endforeach()
+if(violations)
+  message(FATAL_ERROR "source files over ${MAX_LINES} lines:${violations}")
+endif()
+message(STATUS "file lengths: ok")
