@@ -11,6 +11,7 @@
 #include "core/ops_copy.h"
 #include "lazy/config.h"
 #include "lazy/functionalize.h"
+#include "lazy/meta_memo.h"
 #include "lazy/metrics.h"
 #include "lazy/recorder.h"
 
@@ -199,7 +200,8 @@ void lazy_fallback(const OperatorHandle& op, DispatchKeySet, Stack* stack) {
   }
   if (tr.graph().num_nodes() >= detail::node_limit()) tr.materialize(SyncCause::AutoCut);
 
-  const MetaList metas = op.meta(*stack);  // the eager checks and errors, now
+  MetaList computed;
+  const MetaList& metas = call_meta(op, *stack, computed);  // the eager checks and errors, now
   if (schema.is_mutable()) {
     if (!record_mutation(tr, op, stack, metas)) {
       run_eagerly(tr, op, stack, Untraceable{SyncCause::Fallback, true, "has no functional variant"});
