@@ -157,10 +157,8 @@ CompiledKernel::~CompiledKernel() = default;
 bool CompiledKernel::worth_compiling(const ir::KernelLaunch& launch, int64_t threshold, bool count) const {
   const int64_t seen = count ? launches_.fetch_add(1, std::memory_order_relaxed) + 1
                              : launches_.load(std::memory_order_relaxed) + 1;
-  int64_t points = 1;
-  for (int64_t d : launch.domain) points *= d;
-  points = std::max(points, launch.whole_points);
-  return points >= kCompileAtOncePoints || seen >= threshold || num_variants() > 0;
+  const int64_t points = std::max(ir::num_points(launch.domain), launch.whole_points);
+  return points >= ir::kCompileAtOncePoints || seen >= threshold || num_variants() > 0;
 }
 
 double CompiledKernel::compile_ms() const {

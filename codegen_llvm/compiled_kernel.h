@@ -67,7 +67,6 @@ class CompiledKernel {
   // compile (the caller interprets them instead). Counts the launch
   // unless `count` is false.
   bool worth_compiling(const ir::KernelLaunch& launch, int64_t threshold, bool count = true) const;
-  static constexpr int64_t kCompileAtOncePoints = 65536;
 
   const ir::Kernel& kernel() const { return k_; }
   double compile_ms() const;     // spent compiling (or loading) this kernel's variants

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/scalar.h"
@@ -22,6 +23,18 @@ struct BoundAccess {
   int64_t gather_stride = 0;
   int64_t gather_extent = 0;
 };
+
+// A launch of at least this many points compiles its kernel at once (a
+// smaller one only at its jit_threshold-th launch) and, while its code
+// compiles, runs the kernel's eager steps; a smaller one is interpreted.
+inline constexpr int64_t kCompileAtOncePoints = 65536;
+
+// The points of a domain: the product of its extents (1 for rank 0).
+inline int64_t num_points(std::span<const int64_t> domain) {
+  int64_t n = 1;
+  for (int64_t d : domain) n *= d;
+  return n;
+}
 
 struct KernelLaunch {
   std::vector<int64_t> domain;          // extent of each domain axis

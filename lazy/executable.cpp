@@ -146,8 +146,7 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const 
   // steps while it compiles in the background, unless those cost more
   // than the compile (W7's eight over 16M points: ~300 ms; its compile
   // ~10 ms): then it waits for the code.
-  int64_t points = 1;
-  for (int64_t d : shapes[k.kernel.domain_shape]) points *= d;
+  const int64_t points = ir::num_points(shapes[k.kernel.domain_shape]);
   const bool wait = points * static_cast<int64_t>(k.eager.size()) >= kWaitForCodePointSteps;
   if (!launch_kernel(k.kernel, k.code, buffers, shapes, std::move(params), wait)) {
     // This run takes its eager steps.

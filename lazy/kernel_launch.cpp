@@ -109,10 +109,6 @@ ir::BoundAccess bind_access(const ir::Kernel& k, uint32_t a, const Tensor& viewe
   return b;
 }
 
-// Launches smaller than this run through the interpreter while their code
-// compiles (as small launches do before their jit_threshold-th).
-constexpr int64_t kInterpretWhileCompilingPoints = 65536;
-
 // Runs one launch: compiled, or by the interpreter when the code declines
 // it. False: nothing ran, the code is compiling.
 bool run_launch(const ir::Kernel& k, const KernelCode& code, const ir::KernelLaunch& launch) {
@@ -122,9 +118,7 @@ bool run_launch(const ir::Kernel& k, const KernelCode& code, const ir::KernelLau
   if (launched == ir::Launched::Compiling) {
     // The interpreter stands in for a small launch (cheaper than a dispatch
     // per eager step); a large one runs the kernel's eager steps.
-    int64_t points = 1;
-    for (int64_t d : launch.domain) points *= d;
-    if (points >= kInterpretWhileCompilingPoints) return false;
+    if (ir::num_points(launch.domain) >= ir::kCompileAtOncePoints) return false;
     detail::count_run_while_compiling(0);
     if (detail::debug_level() >= 1) {
       std::fprintf(stderr, "[lazuli] kernel %s is compiling: interpreted\n", k.name.c_str());

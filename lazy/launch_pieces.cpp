@@ -71,8 +71,7 @@ ir::KernelLaunch box_launch(const ir::Kernel& k, const ir::KernelLaunch& whole, 
   ir::KernelLaunch l = whole;
   l.domain = box.extent;
   l.in_piece = box.in_piece;
-  l.whole_points = 1;
-  for (int64_t d : whole.domain) l.whole_points *= d;
+  l.whole_points = ir::num_points(whole.domain);
   for (size_t a = 0; a < k.accesses.size(); ++a) {
     ir::BoundAccess& acc = l.accesses[a];
     std::vector<int64_t> origin = box.begin;  // the box's first point in the access's own indices
