@@ -267,6 +267,8 @@ JitEngine& JitEngine::instance() {
   return *engine;
 }
 
+bool JitEngine::started() { return g_engine.load() != nullptr; }
+
 JitStats JitEngine::current_stats() {
   JitEngine* e = g_engine.load();
   return e == nullptr ? JitStats{} : e->stats();

@@ -43,6 +43,11 @@ struct CompileFailure {
 class JitEngine {
  public:
   static JitEngine& instance();
+  // Whether instance() has been made, by any thread. Making it maps much of
+  // LLVM into the process (10-60 ms on a process's first kernel, mostly
+  // page faults): a launch that would only look in the caches leaves that
+  // to the compile thread while the engine has not started.
+  static bool started();
 
   // The host the code is generated for ("skylake-avx512", and its features).
   const std::string& cpu() const;

@@ -193,16 +193,30 @@ void Executable::Builder::add_eager_instead(const passes::FusionGroup& group, Ke
     outputs.insert(slot_of_[v]);
   }
   // A temporary holds a value only during these steps: later steps (and
-  // other kernels' eager steps) do not find it in a slot.
-  for (ir::NodeId n : nodes) {
-    const ir::Node& node = g_.node(n);
-    for (uint32_t i = 0; i < node.num_outputs; ++i) {
-      const ir::ValueId v = node.first_output + i;
+  // other kernels' eager steps) do not find it in a slot. It is released
+  // after the last step that reads it (or makes it, when none does).
+  absl::flat_hash_map<uint32_t, size_t> last_use;  // temporary slot -> step
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ir::Node& node = g_.node(nodes[i]);
+    for (uint32_t o = 0; o < node.num_outputs; ++o) {
+      const ir::ValueId v = node.first_output + o;
       if (outputs.contains(slot_of_[v])) continue;
-      k.eager_temporaries.push_back(slot_of_[v]);
+      last_use[slot_of_[v]] = i;
       slot_of_[v] = ir::kNone;
     }
+    for (const StepArg& a : k.eager[i].args) {
+      if (a.kind == StepArg::Kind::Slot) {
+        if (auto it = last_use.find(a.index); it != last_use.end()) it->second = i;
+      } else if (a.kind == StepArg::Kind::SlotList || a.kind == StepArg::Kind::OptionalSlotList) {
+        for (int32_t slot : a.slots) {
+          if (auto it = slot < 0 ? last_use.end() : last_use.find(static_cast<uint32_t>(slot)); it != last_use.end()) {
+            it->second = i;
+          }
+        }
+      }
+    }
   }
+  for (const auto& [slot, step] : last_use) k.eager[step].release_after.push_back(slot);
 }
 
 void Executable::Builder::add_kernel_step(size_t group_index) {

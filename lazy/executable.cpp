@@ -123,6 +123,7 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const 
   }
   std::vector<Tensor> buffers;
   buffers.reserve(k.buffer_slots.size());
+  uint64_t allocated = 0;
   for (size_t b = 0; b < k.buffer_slots.size(); ++b) {
     if (k.output_sizes[b] < 0) {
       buffers.push_back(slots[k.buffer_slots[b]]);
@@ -132,7 +133,7 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const 
     if (!out.defined()) {
       out = empty(sizes_of(static_cast<uint32_t>(k.output_sizes[b])),
                   TensorOptions().dtype(k.kernel.buffers[b].dtype).device(k.device));
-      *bytes_allocated += out.nbytes();
+      allocated += out.nbytes();
     }
     slots[k.buffer_slots[b]] = out;
     buffers.push_back(std::move(out));
@@ -149,16 +150,25 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const 
   const int64_t points = ir::num_points(shapes[k.kernel.domain_shape]);
   const bool wait = points * static_cast<int64_t>(k.eager.size()) >= kWaitForCodePointSteps;
   if (!launch_kernel(k.kernel, k.code, buffers, shapes, std::move(params), wait)) {
-    // This run takes its eager steps.
+    // This run takes its eager steps, which make the outputs: the buffers
+    // made for the kernel go back to the allocator first, for the steps
+    // to reuse (a first call's fresh pages cost more than its compute).
+    buffers.clear();
+    for (size_t b = 0; b < k.buffer_slots.size(); ++b) {
+      if (k.output_sizes[b] >= 0) slots[k.buffer_slots[b]] = Tensor();
+    }
     detail::count_run_while_compiling(k.eager.size());
-    for (const Step& step : k.eager) run_step(step, g, data, order, slots, stack, bytes_allocated);
-    for (uint32_t s : k.eager_temporaries) slots[s] = Tensor();
+    for (const Step& step : k.eager) {
+      run_step(step, g, data, order, slots, stack, bytes_allocated);
+      for (uint32_t s : step.release_after) slots[s] = Tensor();
+    }
     if (detail::debug_level() >= 1) {
       std::fprintf(stderr, "[lazuli] kernel %s is compiling: ran its %zu eager steps\n", k.kernel.name.c_str(),
                    k.eager.size());
     }
     return;
   }
+  *bytes_allocated += allocated;
   if (!debug) return;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   uint64_t bytes = 0;

@@ -143,10 +143,10 @@ class Executable {
     std::vector<int32_t> reuse;
     // While its code compiles in the background (launch_kernel returns
     // false): the eager steps computing the same values (its nodes and the
-    // views folded into its loads), then the slots of their temporaries to
-    // release.
+    // views folded into its loads). Each releases the temporaries it reads
+    // last (Step::release_after), so a later step's result can reuse their
+    // memory: a first call's fresh pages are what it pays for most.
     std::vector<Step> eager;
-    std::vector<uint32_t> eager_temporaries;
   };
   class Builder;
   // Nodes of the cone of `outputs`, operands before users (iterative: traces

@@ -7,15 +7,18 @@
 
 #include <lazuli/lazuli.h>
 
+#include "codegen_llvm/compile_queue.h"
 #include "codegen_llvm/jit_engine.h"
 #include "tests/lazy/lazy_test_util.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <random>
 #include <string>
 
@@ -65,7 +68,51 @@ struct TempDir {
   ~TempDir() { std::filesystem::remove_all(path); }
 };
 
+// Counts the bytes handed out and not given back yet, and their peak.
+class PeakAllocator final : public lz::Allocator {
+ public:
+  lz::DataPtr allocate(size_t nbytes, lz::Device device) override {
+    if (nbytes == 0) return lz::DataPtr(nullptr, 0, nullptr, nullptr, device);
+    const size_t cap = (nbytes + lz::kAllocAlignment - 1) / lz::kAllocAlignment * lz::kAllocAlignment;
+    const size_t now = live.fetch_add(cap) + cap;
+    for (size_t p = peak.load(); now > p && !peak.compare_exchange_weak(p, now);) {
+    }
+    return lz::DataPtr(std::aligned_alloc(lz::kAllocAlignment, cap), cap, this, &PeakAllocator::release, device);
+  }
+  static void release(void* self, void* data, size_t cap) {
+    static_cast<PeakAllocator*>(self)->live.fetch_sub(cap);
+    std::free(data);
+  }
+  std::atomic<size_t> live{0};
+  std::atomic<size_t> peak{0};
+};
+
 }  // namespace
+
+TEST_CASE("lazy eager steps run while compiling release each temporary after its last reader", "[lazy]") {
+  const Background background;
+  // The compile thread is busy until `release`: the kernel's first launch
+  // runs as its eager steps (mul, sin, add, exp: three temporaries).
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  lz::codegen_llvm::compile_later([released] { released.wait(); });
+  const Tensor x = lz::randn({300, 1000});
+  const size_t bytes = 300 * 1000 * sizeof(float);
+  const Tensor expected = ((x * 1.5).sin() + 0.25).exp();
+  Tensor y = ((x.to_lazy() * 1.5).sin() + 0.25).exp();
+  PeakAllocator counted;
+  {
+    const lz::AllocatorGuard guard(lz::DeviceType::CPU, &counted);
+    y = y.to_eager();
+  }
+  release.set_value();
+  check_same(y, expected);
+  CHECK(lzl::metrics().launches_while_compiling == 1);
+  // One step's operand and result at a time (all three temporaries and the
+  // output would be four).
+  CHECK(counted.peak.load() <= 2 * bytes + 4096);
+  CHECK(counted.peak.load() >= bytes);
+}
 
 TEST_CASE("lazy first runs of a large kernel take its eager steps while the compile thread builds its code", "[lazy]") {
   const Background background;
