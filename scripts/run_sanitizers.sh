@@ -18,7 +18,7 @@ shift || true
 
 # The CI subset: the binaries that exercise the runtime, tracing, passes,
 # fusion, the LLVM code generator and the differential fuzzer.
-ASAN_SUBSET=(test_core test_ir test_dispatcher test_passes test_kernel test_lazy test_fusion test_fuzz test_codegen_llvm)
+ASAN_SUBSET=(test_core test_ir test_dispatcher test_passes test_kernel test_lazy test_lazy_cold_start test_fusion test_fuzz test_codegen_llvm)
 if [ "$kind" = asan-subset ]; then
   kind=asan
   LZ_SAN_TARGETS=${LZ_SAN_TARGETS:-${ASAN_SUBSET[*]}}
@@ -45,7 +45,7 @@ case "$kind" in
     sanitize="thread"
     # The binaries holding tests the -R below selects: a threading test put
     # in another binary is only run here once that binary is listed.
-    LZ_SAN_TARGETS=${LZ_SAN_TARGETS:-test_core test_dispatcher test_eager test_kernel test_codegen_llvm test_codegen_cuda test_lazy test_autograd}
+    LZ_SAN_TARGETS=${LZ_SAN_TARGETS:-test_core test_dispatcher test_eager test_kernel test_codegen_llvm test_codegen_cuda test_lazy test_lazy_cold_start test_autograd}
     build_dir=${LZ_BUILD_DIR:-$REPO_DIR/build-tsan}
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
     [ -f "$SUPP_DIR/tsan.supp" ] && TSAN_OPTIONS+=":suppressions=$SUPP_DIR/tsan.supp"
