@@ -204,15 +204,13 @@ void Executable::Builder::add_eager_instead(const passes::FusionGroup& group, Ke
       last_use[slot_of_[v]] = i;
       slot_of_[v] = ir::kNone;
     }
+    const auto reads = [&](int64_t slot) {
+      if (auto it = last_use.find(static_cast<uint32_t>(slot)); slot >= 0 && it != last_use.end()) it->second = i;
+    };
     for (const StepArg& a : k.eager[i].args) {
-      if (a.kind == StepArg::Kind::Slot) {
-        if (auto it = last_use.find(a.index); it != last_use.end()) it->second = i;
-      } else if (a.kind == StepArg::Kind::SlotList || a.kind == StepArg::Kind::OptionalSlotList) {
-        for (int32_t slot : a.slots) {
-          if (auto it = slot < 0 ? last_use.end() : last_use.find(static_cast<uint32_t>(slot)); it != last_use.end()) {
-            it->second = i;
-          }
-        }
+      if (a.kind == StepArg::Kind::Slot) reads(a.index);
+      if (a.kind == StepArg::Kind::SlotList || a.kind == StepArg::Kind::OptionalSlotList) {
+        for (int32_t slot : a.slots) reads(slot);
       }
     }
   }
