@@ -4,7 +4,9 @@
 
 #include "codegen_cuda/cuda_code_generators.h"
 #include "codegen_interp/interp_code_generator.h"
+#include "codegen_interp/kernel_interpreter.h"
 #include "codegen_llvm/compile_queue.h"
+#include "codegen_llvm/jit_engine.h"
 #include "codegen_llvm/llvm_code_generator.h"
 #include "lazy/config.h"
 
@@ -44,6 +46,15 @@ const ir::CodeGenerator& code_generator_named(DeviceType type, std::string_view 
 }
 
 void wait_for_background_compiles() { codegen_llvm::wait_for_compiles(); }
+
+int64_t background_compiles_pending() { return codegen_llvm::compiles_pending(); }
+
+JitCounts jit_counts() {
+  const codegen_llvm::JitStats s = codegen_llvm::JitEngine::current_stats();
+  return JitCounts{s.compiled, s.disk_hits, s.compile_ms, s.load_ms};
+}
+
+void interpret(const ir::Kernel& k, const ir::KernelLaunch& launch) { codegen_interp::run_kernel(k, launch); }
 
 ir::CodegenSettings codegen_settings() {
   ir::CodegenSettings s;

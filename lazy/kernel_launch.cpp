@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <mutex>
 
-#include "codegen_interp/kernel_interpreter.h"
 #include "core/error.h"
 #include "core/tensor_impl.h"
 #include "lazy/code_generators.h"
@@ -133,7 +132,7 @@ bool run_launch(const ir::Kernel& k, const KernelCode& code, const ir::KernelLau
     }
   }
   detail::count_interpreted();
-  codegen_interp::run_kernel(k, launch);
+  interpret(k, launch);
   return true;
 }
 

@@ -6,8 +6,7 @@
 #include <sstream>
 #include <vector>
 
-#include "codegen_llvm/compile_queue.h"
-#include "codegen_llvm/jit_engine.h"
+#include "lazy/code_generators.h"
 
 namespace lz::lazy {
 
@@ -54,8 +53,8 @@ struct ThreadTraced {
 thread_local ThreadTraced t_traced;
 
 // The JIT counts for the process; metrics report what happened since the last reset.
-codegen_llvm::JitStats& jit_baseline() {
-  static codegen_llvm::JitStats base;
+JitCounts& jit_baseline() {
+  static JitCounts base;
   return base;
 }
 
@@ -88,13 +87,13 @@ LazyMetrics metrics() {
   std::lock_guard<std::mutex> lock(metrics_mutex());
   LazyMetrics m = state();
   m.ops_traced = traced_counters().sum() - traced_counters().baseline;
-  const codegen_llvm::JitStats jit = codegen_llvm::JitEngine::current_stats();
-  const codegen_llvm::JitStats& base = jit_baseline();
+  const JitCounts jit = jit_counts();
+  const JitCounts& base = jit_baseline();
   m.jit_compiled = static_cast<uint64_t>(jit.compiled - base.compiled);
   m.jit_disk_hits = static_cast<uint64_t>(jit.disk_hits - base.disk_hits);
   m.jit_compile_ms = jit.compile_ms - base.compile_ms;
   m.jit_load_ms = jit.load_ms - base.load_ms;
-  m.jit_compiles_pending = static_cast<uint64_t>(codegen_llvm::compiles_pending());
+  m.jit_compiles_pending = static_cast<uint64_t>(background_compiles_pending());
   return m;
 }
 
@@ -103,7 +102,7 @@ void reset_metrics() {
   const uint64_t cache_size = state().cache_size;
   state() = LazyMetrics();
   state().cache_size = cache_size;
-  jit_baseline() = codegen_llvm::JitEngine::current_stats();
+  jit_baseline() = jit_counts();
   traced_counters().baseline = traced_counters().sum();
 }
 
