@@ -44,9 +44,9 @@ class JitEngine {
  public:
   static JitEngine& instance();
   // Whether instance() has been made, by any thread. Making it maps much of
-  // LLVM into the process (10-60 ms on a process's first kernel, mostly
-  // page faults): a launch that would only look in the caches leaves that
-  // to the compile thread while the engine has not started.
+  // LLVM into the process (about 1 ms with LLVM's pages in the page cache,
+  // up to ~50 ms without): a launch that would only look in the caches
+  // leaves that to the compile thread while the engine has not started.
   static bool started();
 
   // The host the code is generated for ("skylake-avx512", and its features).
