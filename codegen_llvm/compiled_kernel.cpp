@@ -278,6 +278,7 @@ void CompiledKernel::compile_variant(const VariantKey& key) const {
 }
 
 bool CompiledKernel::load_cached_variant(const VariantKey& key) const {
+  if (!JitEngine::started()) return false;
   VariantCode c = code_of(key);
   std::optional<JitEngine::Result> r = JitEngine::instance().find(c.text, c.symbols);
   if (!r) return false;

@@ -57,7 +57,8 @@ class CompiledKernel {
   // remembers it for run_if_compiled).
   void compile_variant(const VariantKey& key) const;
   // compile_variant when memory or the disk cache has the code (no
-  // compile: a millisecond at most); false otherwise.
+  // compile: a millisecond at most); false otherwise, and while the JIT has
+  // not started (JitEngine::started: starting it is the compile thread's job).
   bool load_cached_variant(const VariantKey& key) const;
 
   // Tiered compilation: whether `launch` should run compiled code now. A

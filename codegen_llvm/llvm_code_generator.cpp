@@ -41,9 +41,8 @@ class LlvmCode final : public ir::CompiledCode, public std::enable_shared_from_t
       }
       CompiledKernel::VariantKey missing;
       if (kernel_.run_if_compiled(launch, &missing)) return ir::Launched::Ran;
-      // A warm process's code comes from the disk cache at once (once the
-      // JIT has started: its start is the compile thread's job).
-      if (JitEngine::started() && kernel_.load_cached_variant(missing)) {
+      // A warm process's code comes from the disk cache at once.
+      if (kernel_.load_cached_variant(missing)) {
         kernel_.run(launch);
         return ir::Launched::Ran;
       }
@@ -60,9 +59,7 @@ class LlvmCode final : public ir::CompiledCode, public std::enable_shared_from_t
     }
     try {
       CompiledKernel::VariantKey missing;
-      if (kernel_.has_code_for(launch, &missing) || (JitEngine::started() && kernel_.load_cached_variant(missing))) {
-        return true;
-      }
+      if (kernel_.has_code_for(launch, &missing) || kernel_.load_cached_variant(missing)) return true;
       compile_later(std::move(missing));
       return false;
     } catch (const CompileFailure&) {

@@ -63,8 +63,7 @@ struct ArgType {
 };
 
 struct Memo {
-  enum class State : uint8_t { Memoised, Never };
-  State state = State::Never;
+  bool eligible = false;  // memoisable(op)
   bool valid = false;  // args and metas hold a call
   std::vector<ArgType> args;
   MetaList metas;
@@ -90,11 +89,11 @@ const MetaList& call_meta(const OperatorHandle& op, const Stack& stack, MetaList
   if (id < memos.size()) {
     if (!memos[id]) {
       memos[id] = std::make_unique<Memo>();
-      memos[id]->state = memoisable(op) ? Memo::State::Memoised : Memo::State::Never;
+      memos[id]->eligible = memoisable(op);
     }
     memo = memos[id].get();
   }
-  if (memo == nullptr || memo->state == Memo::State::Never) {
+  if (memo == nullptr || !memo->eligible) {
     scratch = op.meta(stack);
     return scratch;
   }
