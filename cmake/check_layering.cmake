@@ -15,7 +15,8 @@ set(allowed_cuda_operators "core;eager_kernels;codegen_cuda;lazy;cuda_operators"
 # (tools/lz_bench/bandwidth.h).
 set(allowed_tools "lazy;tools")
 set(allowed_bench "lazy;tools;bench")
-set(modules core eager_kernels ir passes codegen_llvm codegen_cuda codegen_interp lazy autograd cuda_operators tools bench)
+include(${CMAKE_CURRENT_LIST_DIR}/source_modules.cmake)
+set(modules ${lz_source_modules})
 
 set(violations "")
 foreach(module IN LISTS modules)

@@ -2,8 +2,8 @@
 # house rule: a file that long holds more than one concept; split it).
 cmake_policy(SET CMP0007 NEW)
 set(violations "")
-foreach(dir core eager_kernels ir passes codegen_llvm codegen_cuda codegen_interp lazy autograd cuda_operators
-            tools bench include examples)
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/source_modules.cmake)
+foreach(dir ${lz_source_modules} include examples)
   file(GLOB_RECURSE files "${SOURCE_DIR}/${dir}/*.h" "${SOURCE_DIR}/${dir}/*.cpp")
   foreach(file IN LISTS files)
     file(READ "${file}" text)
