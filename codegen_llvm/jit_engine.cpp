@@ -39,7 +39,7 @@ namespace {
 
 // Bumped whenever generated code changes for the same kernel text, so
 // cached objects of older generators read as misses.
-constexpr const char* kGeneratorVersion = "lz-codegen-4";
+constexpr const char* kGeneratorVersion = "lz-codegen-5";
 
 // The IR pipeline for generated kernels (opt's -passes syntax). The
 // emitter writes vector loops already, so O3's loop vectoriser, unroller,

@@ -131,6 +131,16 @@ void Emitter::load_args(Value* args) {
   }
   ValueOps scalar(b_, 1, spec_.math);
   leaf_.assign(k_.exprs.size(), nullptr);
+  leaf_slot_.assign(k_.exprs.size(), nullptr);
+  // LICM hoists every splat of a number out of the loops, so all of them
+  // stay live across the loop: past the vector registers (W8's 50 numbers)
+  // the register allocator spends most of the compile evicting and
+  // spilling them. A kernel with that many numbers keeps them in stack
+  // slots instead, reloaded where used (volatile: neither promoted to
+  // registers nor hoisted); a broadcast load costs a load slot per use.
+  const auto num_params = std::count_if(k_.exprs.begin(), k_.exprs.end(),
+                                        [](const ir::Expr& e) { return e.op == ScalarOp::Param; });
+  const bool params_in_slots = num_params > kMaxHoistedParams;
   for (size_t i = 0; i < k_.exprs.size(); ++i) {
     const ir::Expr& e = k_.exprs[i];
     if (e.op == ScalarOp::Param) {
@@ -140,6 +150,10 @@ void Emitter::load_args(Value* args) {
       Value* is_float = b_.CreateICmpNE(b_.CreateLoad(i64_, b_.CreateStructGEP(slot_ty_, slot, 2)), b_.getInt64(0));
       leaf_[i] = b_.CreateSelect(is_float, scalar.convert(d, ScalarType::Double, e.dtype),
                                  scalar.convert(iv, ScalarType::Long, e.dtype));
+      if (params_in_slots) {
+        leaf_slot_[i] = entry_alloca(leaf_[i]->getType());
+        b_.CreateStore(leaf_[i], leaf_slot_[i]);
+      }
     } else if (e.op == ScalarOp::ReduceCount) {
       leaf_[i] = scalar.convert(inner_count_, ScalarType::Long, e.dtype);
     }

@@ -172,7 +172,14 @@ Value* Emitter::Eval::compute(ExprId id) {
       v = ops.constant(c);
       break;
     }
-    case ScalarOp::Param: case ScalarOp::ReduceCount: v = ops.splat(em.leaf_[id]); break;
+    case ScalarOp::Param:
+      if (ops.width() > 1 && em.leaf_slot_[id] != nullptr) {
+        v = ops.splat(em.b_.CreateLoad(em.leaf_[id]->getType(), em.leaf_slot_[id], /*isVolatile=*/true));
+        break;
+      }
+      v = ops.splat(em.leaf_[id]);
+      break;
+    case ScalarOp::ReduceCount: v = ops.splat(em.leaf_[id]); break;
     case ScalarOp::Reduced: {
       const ScalarType rt = em.k_.reductions[e.index].dtype;
       if (em.spec_.columns) {  // one value per column: a vector of this width already
@@ -192,15 +199,20 @@ Value* Emitter::Eval::compute(ExprId id) {
         v = ops.splat(scalar().get(id));
       } else if (n == 1) {
         v = ops.unary(e.op, get(e.operands[0]), operand, e.dtype);
-      } else if (e.op == ScalarOp::Div && is_floating_point(e.dtype) && ops.width() > 1 &&
-                 em.is_uniform(e.operands[1])) {
-        v = ops.div_by_invariant(get(e.operands[0]), get(e.operands[1]), e.dtype);
-      } else if (n == 2) {
-        v = ops.binary(e.op, get(e.operands[0]), get(e.operands[1]), operand, e.dtype);
       } else {
-        const ScalarType cond = em.k_.exprs[e.operands[0]].dtype;
-        Value* c = ops.truth(get(e.operands[0]), cond);
-        v = em.b_.CreateSelect(c, get(e.operands[1]), get(e.operands[2]));
+        // Operands in order, each emitted just before the next (not in the
+        // compiler's order of a call's arguments): a number reloaded from
+        // its slot (load_args) then sits next to its use.
+        Value* a = get(e.operands[0]);
+        Value* b = get(e.operands[1]);
+        if (e.op == ScalarOp::Div && is_floating_point(e.dtype) && ops.width() > 1 && em.is_uniform(e.operands[1])) {
+          v = ops.div_by_invariant(a, b, e.dtype);
+        } else if (n == 2) {
+          v = ops.binary(e.op, a, b, operand, e.dtype);
+        } else {
+          Value* c = ops.truth(a, em.k_.exprs[e.operands[0]].dtype);
+          v = em.b_.CreateSelect(c, b, get(e.operands[2]));
+        }
       }
     }
   }

@@ -72,14 +72,25 @@ void Emitter::store_segment(const std::vector<uint32_t>& stores, const Ptrs& ptr
     Eval ev(*this, ops, ptrs, j);
     for (uint32_t s : stores) store(ops, ptrs, k_.stores[s].access, j, ev.get(k_.stores[s].value), streaming);
   };
-  if (streaming) emit_masked(b_.getInt64(0), lead, at);
   emit_for(lead, vend, b_.getInt64(width_), [&](Value* j) {
     ValueOps ops(b_, width_, spec_.math);
     prefetch_next_row(ptrs, j);
     prefetch_ahead(ptrs, j);
     at(ops, j);
   });
-  emit_masked(vend, b_.CreateSub(n, vend), at);
+  if (!streaming) {
+    emit_masked(vend, b_.CreateSub(n, vend), at);
+    return;
+  }
+  // The points before the first aligned store and those after the last
+  // vector: one masked copy of the code run twice, not two copies (each
+  // copy of a kernel's math costs as much compile time as the vector loop;
+  // points are independent, so their order does not matter).
+  emit_for(b_.getInt64(0), b_.getInt64(2), b_.getInt64(1), [&](Value* k) {
+    Value* lead_part = b_.CreateICmpEQ(k, b_.getInt64(0));
+    emit_masked(b_.CreateSelect(lead_part, b_.getInt64(0), vend),
+                b_.CreateSelect(lead_part, lead, b_.CreateSub(n, vend)), at);
+  });
 }
 
 // The first unit-stride access `stores` write (the one streamed stores align to), or -1.

@@ -573,6 +573,47 @@ TEST_CASE("compiled kernel: runtime parameters convert to the expression dtype",
   }
 }
 
+TEST_CASE("compiled kernel: more runtime numbers than vector registers, each used at two dtypes",
+          "[codegen_llvm]") {
+  // W8's shape: past kMaxHoistedParams numbers the kernel keeps them in
+  // stack slots. out0 (f32) = (((x * p0) + p1) * p2) + p3 ...; out1 (i32) =
+  // xi + p0 + p1 + ... (the same numbers converted to int).
+  JitEngine::instance().set_disk_cache(false);
+  constexpr uint32_t kNumbers = 40;
+  Kernel k;
+  k.name = "many_params";
+  k.rank = 1;
+  KernelBuilder b(&k);
+  const uint32_t xa = input(b, kFloat, 1), xia = input(b, kInt, 1);
+  const uint32_t o0 = output(b, kFloat, 1), o1 = output(b, kInt, 1);
+  ExprId f = b.load(xa, kFloat), i = b.load(xia, kInt);
+  for (uint32_t p = 0; p < kNumbers; ++p) {
+    f = b.binary(p % 2 == 0 ? ScalarOp::Mul : ScalarOp::Add, f, b.param(p, kFloat), kFloat);
+    i = b.binary(ScalarOp::Add, i, b.param(p, kInt), kInt);
+  }
+  b.add_store(o0, f, false);
+  b.add_store(o1, i, false);
+  REQUIRE(verify_kernel(k) == "");
+  REQUIRE(k.num_params == kNumbers);
+  const CompiledKernel ck(k);
+  std::mt19937_64 rng(5);
+  for (int set = 0; set < 2; ++set) {
+    CAPTURE(set);
+    Case c;
+    c.domain = {set == 0 ? int64_t{37} : int64_t{1000}};
+    c.add_input(kFloat, Layout::Contiguous, rng);
+    c.add_input(kInt, Layout::Contiguous, rng);
+    c.add_output(kFloat);
+    c.add_output(kInt);
+    // Distinct numbers (factors near 1, small addends; some integral), new ones each launch.
+    for (uint32_t p = 0; p < kNumbers; ++p) {
+      const double v = p % 2 == 0 ? 0.9 + 0.005 * p + 0.01 * set : 0.25 * p - 3 - set;
+      c.params.push_back(p % 5 == 3 ? Scalar(static_cast<int64_t>(v)) : Scalar(v));
+    }
+    CHECK(compare_with_interpreter(ck, c) == "");
+  }
+}
+
 TEST_CASE("compiled kernel: one variant per stride class, compiled once", "[codegen_llvm]") {
   JitEngine::instance().set_disk_cache(false);
   Kernel k;
