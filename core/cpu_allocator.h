@@ -1,5 +1,6 @@
 // The CPU allocator: 64-byte aligned blocks, cached by size class after they
-// are freed, with large blocks backed by transparent huge pages. Freshly
+// are freed, large blocks mapped on 2 MiB boundaries and advised for
+// transparent huge pages (set_huge_pages). Freshly
 // mapped memory costs a page fault per page on first write (measured: 18 ms
 // for 64 MiB against 3 ms into a reused buffer), so reuse decides kernel speed.
 #pragma once
@@ -20,7 +21,7 @@ struct CpuAllocatorStats {
   uint64_t cache_hits = 0;          // served from the cache
   uint64_t cache_misses = 0;        // had to ask the system
   uint64_t system_frees = 0;        // blocks given back to the system
-  uint64_t huge_page_blocks = 0;    // system allocations advised for huge pages
+  uint64_t huge_page_blocks = 0;    // system allocations advised for huge pages (set_huge_pages)
 };
 
 class CpuCachingAllocator final : public Allocator {
@@ -36,10 +37,15 @@ class CpuCachingAllocator final : public Allocator {
   // Bounds the bytes kept in the cache; blocks freed beyond it go back to the
   // system. Shrinks the cache immediately if it is above the new limit.
   void set_cache_limit(size_t bytes);
+  // Whether new blocks of kHugeBlockThreshold bytes and more are advised for
+  // transparent huge pages (default on; LZ_CPU_HUGE_PAGES=0 turns it off:
+  // faster first touches, slower streaming; measurements in the .cpp).
+  void set_huge_pages(bool on);
+  bool huge_pages() const;
 
   // The capacity actually reserved for a request (its size class).
   static size_t size_class(size_t nbytes);
-  // Blocks at least this big come from mmap, aligned to and advised for 2 MiB pages.
+  // Blocks at least this big come from mmap, aligned to 2 MiB pages.
   static constexpr size_t kHugeBlockThreshold = size_t{2} << 20;
 
  private:

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <thread>
 #include <vector>
+#include <string_view>
 
 #include "core/allocator.h"
 #include "core/cpu_allocator.h"
@@ -203,20 +204,29 @@ TEST_CASE("CPU allocator: empty_cache and set_cache_limit give memory back", "[c
   CHECK(a.stats().cached_bytes == 0);
 }
 
-TEST_CASE("CPU allocator: blocks of 2 MiB and more are huge-page blocks", "[core]") {
+TEST_CASE("CPU allocator: blocks of 2 MiB and more sit on 2 MiB boundaries, advised for huge pages when asked",
+          "[core]") {
   CpuCachingAllocator& a = cpu_caching_allocator();
-  a.empty_cache();
-  const CpuAllocatorStats s0 = a.stats();
-  {
-    DataPtr big = a.allocate(CpuCachingAllocator::kHugeBlockThreshold + 100, kCpuDevice);
-    CHECK(aligned(big.get(), CpuCachingAllocator::kHugeBlockThreshold));
-    CHECK(big.capacity() % CpuCachingAllocator::kHugeBlockThreshold == 0);
-    std::memset(big.get(), 1, big.capacity());
-    CHECK(a.stats().huge_page_blocks == s0.huge_page_blocks + 1);
-    DataPtr small = a.allocate(4096, kCpuDevice);
-    CHECK(a.stats().huge_page_blocks == s0.huge_page_blocks + 1);
+  const bool was = a.huge_pages();
+  const char* env = std::getenv("LZ_CPU_HUGE_PAGES");  // on unless "0"
+  CHECK(was == (env == nullptr || std::string_view(env) != "0"));
+  for (const bool advise : {false, true}) {
+    CAPTURE(advise);
+    a.set_huge_pages(advise);
+    a.empty_cache();  // a cached block would be reused, not mapped
+    const CpuAllocatorStats s0 = a.stats();
+    {
+      DataPtr big = a.allocate(CpuCachingAllocator::kHugeBlockThreshold + 100, kCpuDevice);
+      CHECK(aligned(big.get(), CpuCachingAllocator::kHugeBlockThreshold));
+      CHECK(big.capacity() % CpuCachingAllocator::kHugeBlockThreshold == 0);
+      std::memset(big.get(), 1, big.capacity());
+      CHECK(a.stats().huge_page_blocks == s0.huge_page_blocks + (advise ? 1 : 0));
+      DataPtr small = a.allocate(4096, kCpuDevice);
+      CHECK(a.stats().huge_page_blocks == s0.huge_page_blocks + (advise ? 1 : 0));
+    }
+    a.empty_cache();
   }
-  a.empty_cache();
+  a.set_huge_pages(was);
 }
 
 TEST_CASE("CPU allocator: impossible sizes throw OutOfMemoryError", "[core]") {
