@@ -21,6 +21,12 @@ namespace lz::codegen_llvm {
 
 namespace detail {
 
+namespace {
+// Kernels with more Param expressions than this keep them in stack slots
+// instead of registers (Emitter::load_args).
+constexpr int64_t kMaxHoistedParams = 16;
+}  // namespace
+
 Emitter::Emitter(const ir::Kernel& k, const VariantSpec& spec, llvm::Module& m)
     : k_(k), spec_(spec), m_(m), c_(m.getContext()), b_(c_) {
   i64_ = llvm::Type::getInt64Ty(c_);

@@ -25,10 +25,6 @@ using ir::ExprId;
 using ir::ScalarOp;
 using llvm::Value;
 
-// Kernels with more numbers (Param expressions) than this keep them in stack
-// slots instead of registers (Emitter::load_args).
-constexpr int64_t kMaxHoistedParams = 16;
-
 class Emitter {
  public:
   Emitter(const ir::Kernel& k, const VariantSpec& spec, llvm::Module& m);
@@ -145,8 +141,8 @@ class Emitter {
   int32_t group_ = -1;           // the stage group whose inner loops are being emitted (run of a reduction), else -1
   Value* seg_first_ = nullptr;   // the inner index of the current segment's first point
   std::vector<Value*> leaf_;     // per expression: Param / ReduceCount values (scalars)
-  // Per Param expression of a kernel with more than kMaxHoistedParams: a
-  // stack slot holding its value, reloaded at each vector use (see load_args).
+  // Per Param expression of a kernel with many of them: a stack slot
+  // holding its value, reloaded at each vector use (see load_args).
   std::vector<Value*> leaf_slot_;
   std::vector<Value*> reduced_;  // per reduction: its value at the current outer point
   Ptrs gather_stride_, gather_extent_;  // per gathered access: its gathered axis (else null)

@@ -336,6 +336,14 @@ inline std::string compare_with_interpreter(const codegen_llvm::CompiledKernel& 
   return compare_backend_with_interpreter(ck.kernel(), [&](const ir::KernelLaunch& l) { ck.run(l); }, c, tols);
 }
 
+// A kernel access to a new input or output buffer of dtype `t` and `rank`.
+inline uint32_t input(ir::KernelBuilder& b, ScalarType t, uint32_t rank) {
+  return b.add_access({b.add_buffer(t, rank, false), {}});
+}
+inline uint32_t output(ir::KernelBuilder& b, ScalarType t, uint32_t rank) {
+  return b.add_access({b.add_buffer(t, rank, true), {}});
+}
+
 inline std::string describe(const std::vector<int64_t>& domain) {
   std::ostringstream os;
   os << "[";
