@@ -45,6 +45,12 @@ function(lz_module_compile_options target)
   # a few hundred bytes of them, well within the static TLS space glibc
   # keeps for libraries loaded later with dlopen (Python bindings).
   target_compile_options(${target} PRIVATE -ftls-model=initial-exec)
+  # The library's calls to its own functions bind to them (with the link's
+  # -Bsymbolic-functions, CMakeLists.txt): GCC may inline an exported
+  # function into its callers and calls it directly, not through the PLT,
+  # since no other library is allowed to replace it. A traced operator
+  # crosses dozens of such small functions (dispatch, recording, metas).
+  target_compile_options(${target} PRIVATE -fno-semantic-interposition)
   if(LZ_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()
