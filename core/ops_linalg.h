@@ -41,10 +41,10 @@ Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scala
 Tensor& addmm_out(Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
                   const Scalar& beta = 1, const Scalar& alpha = 1);
 
-// The kernel set OpenBLAS picked for this CPU for the float matrix products
-// ("Cooperlake", "Haswell", ...); the environment variable OPENBLAS_CORETYPE
-// overrides its choice. Not an operator (defined with the BLAS calls,
-// eager_kernels/cpu/linalg_kernels.cpp).
+// The kernel set OpenBLAS runs the float matrix products with ("SkylakeX",
+// "Haswell", ...): the environment variable OPENBLAS_CORETYPE when set, else
+// Lazuli's choice for this CPU or OpenBLAS's own (eager_kernels/cpu/openblas.h).
+// Not an operator (defined with the BLAS calls, eager_kernels/cpu/linalg_kernels.cpp).
 std::string blas_core_name();
 
 }  // namespace lz

@@ -34,11 +34,22 @@ is_provided() {
   return 1
 }
 
-# The shared libraries the binaries load, as ldd resolves them here, minus
-# the provided ones. A library ldd cannot find is an error.
+# Libraries liblazuli opens at run time (dlopen) that a machine lacks:
+# OpenBLAS (eager_kernels/cpu/openblas.h), as the loader finds it here.
+opened_libs() {
+  local openblas
+  openblas=$(ldconfig -p | awk '$1 == "libopenblas.so.0" {print $NF; exit}')
+  [ -n "$openblas" ] || { echo "device_bundle: libopenblas.so.0 is not installed" >&2; return 1; }
+  echo "$openblas"
+}
+
+# The shared libraries the binaries load, as ldd resolves them here, and
+# those liblazuli opens (with what they load), minus the provided ones. A
+# library ldd cannot find is an error.
 list_libs() {
-  local out
-  out=$(for bin in "$@"; do ldd "$bin"; done)
+  local out opened
+  opened=$(opened_libs)
+  out=$(for bin in "$@" $opened; do ldd "$bin"; done; for lib in $opened; do echo "x => $lib (0)"; done)
   if grep -q "not found" <<<"$out"; then
     echo "device_bundle: unresolved libraries:" >&2
     grep "not found" <<<"$out" | sort -u >&2

@@ -1,7 +1,5 @@
 #include "eager_kernels/cpu/linalg_kernels.h"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <atomic>
 #include <climits>
@@ -17,6 +15,7 @@
 #include "eager_kernels/cpu/copy_kernels.h"
 #include "eager_kernels/cpu/dispatch_types.h"
 #include "eager_kernels/cpu/elementwise.h"
+#include "eager_kernels/cpu/openblas.h"
 
 namespace lz::cpu {
 
@@ -42,21 +41,21 @@ void sync_blas_threads() {
   static std::atomic<int> current{0};
   const int n = in_parallel_region() ? 1 : get_num_threads();
   if (current.load(std::memory_order_relaxed) != n) {
-    openblas_set_num_threads(n);
+    openblas::functions("matmul").set_num_threads(n);
     current.store(n, std::memory_order_relaxed);
   }
 }
 
 void blas_gemm(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda,
                const float* b, int ldb, float beta, float* c, int ldc) {
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n,
-              k, alpha, a, lda, b, ldb, beta, c, ldc);
+  openblas::functions("matmul").sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+                                      tb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void blas_gemm(bool ta, bool tb, int m, int n, int k, double alpha, const double* a, int lda,
                const double* b, int ldb, double beta, double* c, int ldc) {
-  cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n,
-              k, alpha, a, lda, b, ldb, beta, c, ldc);
+  openblas::functions("matmul").dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+                                      tb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 // Whether BLAS can write every matrix of `out` in place.
@@ -236,12 +235,12 @@ void addmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat1, const
   matmul_into(out, &self, mat1, mat2, beta, alpha);
 }
 
-int blas_num_threads() { return openblas_get_num_threads(); }
+int blas_num_threads() { return openblas::functions("blas_num_threads").get_num_threads(); }
 
 }  // namespace lz::cpu
 
 namespace lz {
 
-std::string blas_core_name() { return openblas_get_corename(); }
+std::string blas_core_name() { return cpu::openblas::functions("blas_core_name").get_corename(); }
 
 }  // namespace lz
