@@ -264,7 +264,13 @@ TEST_CASE("gathers: a cheap producer only a gather reads is recomputed at the ga
   fresh_start();
   // cross_entropy = nll_loss(log_softmax(x)): the [N, C] log-probabilities
   // are recomputed where nll_loss gathers them, never stored; so is the
-  // scaled table an embedding reads.
+  // scaled table an embedding reads. The counts below are the compiled
+  // kernels': a first run waits for them (LZ_JIT_ASYNC=1 would run it on
+  // eager steps meanwhile).
+  SettingsGuard guard;
+  lzl::Settings s = lzl::settings();
+  s.compile_in_background = false;
+  lzl::set_settings(s);
   const int64_t rows = 512, classes = 1000;
   const Tensor x = lz::randn({rows, classes}) * 4;
   const Tensor target = lz::randint(0, classes, {rows}, lz::TensorOptions(lz::ScalarType::Long));
