@@ -53,7 +53,23 @@ void BM_Bmm(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(bmm(a, b));
   set_flops(state, 2.0 * batch * m * k * n);
 }
-BENCHMARK(BM_Bmm)->Args({32, 128, 256, 128})->Args({8, 512, 512, 512})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Bmm)
+    ->Args({32, 128, 256, 128})
+    ->Args({8, 512, 512, 512})
+    ->Args({64, 256, 64, 256})  // W11's attention scores per head
+    ->Args({64, 256, 256, 64})  // W11's attention-weighted values
+    ->Args({16, 512, 256, 512})
+    ->Unit(benchmark::kMillisecond);
+
+// Attention's q @ k^T: [batch, m, k] x [batch, n, k]^T (k read transposed in place).
+void BM_BmmTransposed(benchmark::State& state) {
+  const int64_t batch = state.range(0), m = state.range(1), k = state.range(2), n = state.range(3);
+  const Tensor q = randn({batch, m, k}, make_generator(5));
+  const Tensor key = randn({batch, n, k}, make_generator(6));
+  for (auto _ : state) benchmark::DoNotOptimize(bmm(q, key.transpose(1, 2)));
+  set_flops(state, 2.0 * batch * m * k * n);
+}
+BENCHMARK(BM_BmmTransposed)->Args({64, 256, 64, 256})->Unit(benchmark::kMillisecond);
 
 // matmul folding batch dims into one product: [8, 256, 1024] @ [1024, 1024].
 void BM_MatmulFolded(benchmark::State& state) {

@@ -1,5 +1,5 @@
 // Matrix products beyond the operator table: accuracy on random matrices,
-// OpenBLAS threading, results independent of the thread count, aliasing,
+// OpenBLAS threading, batches split over threads, results independent of the thread count, aliasing,
 // integer wrap-around, 16-bit inputs computed in float32, non-contiguous
 // outputs, and matmul's decomposition seen by another dispatch key.
 #include <cmath>
@@ -64,6 +64,29 @@ TEST_CASE("OpenBLAS runs with lz's thread count", "[eager][linalg]") {
   set_num_threads(2);
   mm(a, a);
   CHECK(cpu::blas_num_threads() == 2);
+}
+
+// A batch that splits evenly over the threads runs whole products on each
+// thread, OpenBLAS single-threaded; an uneven small batch splits each product.
+// Every product must land in its own matrix of out, whatever the operands'
+// layouts (transposed reads, a column-major out, a strided batch).
+TEST_CASE("bmm split over its batch matches each matrix's product", "[eager][linalg]") {
+  ThreadCountGuard guard;
+  set_num_threads(2);
+  for (int64_t batch : {3, 4, 9}) {
+    const Tensor a = randn({batch, 33, 20}, make_generator(10));
+    const Tensor b = randn({batch, 17, 20}, make_generator(11)).transpose(1, 2);  // read transposed
+    Tensor out = empty({batch, 17, 33}).transpose(1, 2);  // column-major matrices
+    bmm_out(out, a, b);
+    CHECK(cpu::blas_num_threads() == (batch == 3 ? 2 : 1));
+    for (int64_t i = 0; i < batch; ++i) {
+      INFO("batch " << batch << ", matrix " << i);
+      CHECK_VALUES_TOL(out.select(0, i), mm_reference(a.select(0, i), b.select(0, i)), 1e-5, 1e-4);
+    }
+    const Tensor every_other = randn({2 * batch, 33, 20}, make_generator(12)).slice(0, 0, 2 * batch, 2);
+    CHECK_VALUES_TOL(bmm(every_other, b).select(0, batch - 1),
+                     mm_reference(every_other.select(0, batch - 1), b.select(0, batch - 1)), 1e-5, 1e-4);
+  }
 }
 
 // Our integer kernel gives the same bits for any thread count. OpenBLAS does
