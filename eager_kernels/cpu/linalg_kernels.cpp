@@ -15,6 +15,7 @@
 #include "eager_kernels/cpu/copy_kernels.h"
 #include "eager_kernels/cpu/dispatch_types.h"
 #include "eager_kernels/cpu/elementwise.h"
+#include "eager_kernels/cpu/flush_denormals.h"
 #include "eager_kernels/cpu/openblas.h"
 
 namespace lz::cpu {
@@ -104,9 +105,11 @@ void blas_matmul(const Tensor& target, Tensor a, Tensor b, T alpha, T beta) {
   // 287 -> 305. Unless the batch splits unevenly over few products (3 over
   // 2 threads: one thread would compute two while the other idles).
   const int threads = in_parallel_region() ? 1 : get_num_threads();
+  const FlushDenormals flush;  // also for threads OpenBLAS starts while resizing
   if (threads > 1 && (C.batch % threads == 0 || C.batch >= 4 * threads)) {
     sync_blas_threads(1);
     parallel_for(0, C.batch, 1, [&](int64_t begin, int64_t end) {
+      const FlushDenormals flush_here;
       for (int64_t i = begin; i < end; ++i) product(i);
     });
     return;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/error.h"
+#include "eager_kernels/cpu/flush_denormals.h"
 
 namespace lz::cpu::openblas {
 
@@ -46,6 +47,9 @@ std::string kernel_choice() {
 
 Library open_library(const std::vector<std::string>& candidates) {
   Library lib;
+  // OpenBLAS may start its worker threads when it is loaded: they keep the
+  // flush mode this thread has now.
+  const FlushDenormals flush;
   void* handle = nullptr;
   for (const std::string& c : candidates) {
     if ((handle = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;

@@ -1,8 +1,10 @@
 // Matrix products beyond the operator table: accuracy on random matrices,
-// OpenBLAS threading, batches split over threads, results independent of the thread count, aliasing,
+// OpenBLAS threading, batches split over threads, subnormals flushed, results independent of the thread count, aliasing,
 // integer wrap-around, 16-bit inputs computed in float32, non-contiguous
 // outputs, and matmul's decomposition seen by another dispatch key.
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -87,6 +89,35 @@ TEST_CASE("bmm split over its batch matches each matrix's product", "[eager][lin
     CHECK_VALUES_TOL(bmm(every_other, b).select(0, batch - 1),
                      mm_reference(every_other.select(0, batch - 1), b.select(0, batch - 1)), 1e-5, 1e-4);
   }
+}
+
+// Products flush subnormal operands and results to zero on every thread
+// that computes them (OpenBLAS's workers, ours over a batch), and leave the
+// caller's mode as it was; LZ_KEEP_DENORMALS=1 keeps them (the second CTest
+// registration of this case, tests/eager/CMakeLists.txt).
+TEST_CASE("matrix products flush subnormals unless LZ_KEEP_DENORMALS is 1", "[eager][linalg][denormals]") {
+  const char* keep_env = std::getenv("LZ_KEEP_DENORMALS");
+  const bool keep = keep_env != nullptr && std::string(keep_env) == "1";
+  const float tiny = std::numeric_limits<float>::denorm_min() * 1000;  // subnormal
+  ThreadCountGuard guard;
+  set_num_threads(2);
+  // Every output element is tiny * 1 (a subnormal operand and a subnormal
+  // result): all zero when flushed, wherever OpenBLAS computes it.
+  const Tensor a = full({512, 512}, tiny), b = eye(512);
+  const Tensor batch_a = full({4, 64, 64}, tiny), batch_b = eye(64).expand({4, 64, 64});
+  for (const Tensor& product : {mm(a, b), bmm(batch_a, batch_b)}) {
+    const std::vector<double> v = values(product);
+    const int64_t kept = std::count(v.begin(), v.end(), static_cast<double>(tiny));
+    const int64_t zeros = std::count(v.begin(), v.end(), 0.0);
+    CHECK(kept == (keep ? product.numel() : 0));
+    CHECK(zeros == (keep ? 0 : product.numel()));
+  }
+  // The double kernels too.
+  CHECK(values(mm(full({1, 1}, 1e-310, kFloat64), full({1, 1}, 1.0, kFloat64)))[0] == (keep ? 1e-310 : 0.0));
+  // Element-wise kernels, and this thread, keep subnormals after a product.
+  CHECK(values(mul(full({4096}, tiny), 1.0))[4095] == static_cast<double>(tiny));
+  volatile float x = tiny;
+  CHECK(x * 1.0f == tiny);
 }
 
 // Our integer kernel gives the same bits for any thread count. OpenBLAS does
