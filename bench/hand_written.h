@@ -3,16 +3,15 @@
 // thread pool when one kernel matters (W9's sum of squares, W4's softmax
 // rows, W5's layer_norm rows). Each splits its work over lz::parallel_for,
 // keeps a row in L1 between its passes, and writes its output once with
-// non-temporal stores, so it moves each byte of DRAM once. On CPUs without
-// AVX-512 they run plain scalar loops (the comparison is then meaningless,
-// and the benchmark says so).
+// non-temporal stores, so it moves each byte of DRAM once. AVX-512 (F and
+// DQ) only: call them where hand_written_uses_avx512().
 #pragma once
 
 #include <cstdint>
 
 namespace lz::bench {
 
-// Whether the loops below run their AVX-512 versions on this CPU.
+// Whether this CPU can run the loops below.
 bool hand_written_uses_avx512();
 
 // sum(x[i] * x[i]) over n floats: 8 independent accumulator chains per

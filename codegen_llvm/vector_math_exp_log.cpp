@@ -277,11 +277,11 @@ Value* erf_f32(Ir& ir, Value* x, MathMode mode) {
     Value* a2_hi = ir.mul(a, a);
     Value* a2_lo = ir.fma(a, a, ir.neg(a2_hi));
     Value* h = ir.mul(ir.sel(ir.gt(a, 16.0), 16.0, a), 0.5);  // NaN passes
-    Value* h_big = ir.gt(h, 1.0f);
-    Value* big = ir.sel(h_big, h, 1.0);
-    Value* small = ir.sel(h_big, 1.0, h);
-    Value* d = ir.add(big, small);
-    Value* d_lo = ir.add(ir.sub(big, d), small);
+    Value* h_larger = ir.gt(h, 1.0f);
+    Value* larger = ir.sel(h_larger, h, 1.0);
+    Value* smaller = ir.sel(h_larger, 1.0, h);
+    Value* d = ir.add(larger, smaller);
+    Value* d_lo = ir.add(ir.sub(larger, d), smaller);
     Value* u = ir.div(1.0, d);
     Value* u_lo = ir.mul(u, ir.sub(ir.fma(ir.neg(u), d, ir.k(u, 1.0)), ir.mul(u, d_lo)));
     Value* k = erfc_k(ir, u);
