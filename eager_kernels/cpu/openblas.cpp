@@ -32,6 +32,12 @@ Library open_default() {
   // OpenBLAS later (or a child process) gets the same kernels.
   const std::string choice = kernel_choice();
   if (!choice.empty()) setenv("OPENBLAS_CORETYPE", choice.c_str(), /*overwrite=*/0);
+  // OpenBLAS's workers otherwise spin (sched_yield) for 2^28 cycles after
+  // every product, on the cores Lazuli's own kernels run on next; 2^4 and
+  // they sleep at once. lz-bench --reps 5, 3 rounds alternating, eager /
+  // lazy ms: W6 17.4-19.5 / 15.4-15.8 -> 16.3-17.2 / 14.7-15.4, W10 247-292 /
+  // 153-181 -> 234-248 / 149-161, W11 278-289 / 184-219 -> 218-224 / 175-180.
+  setenv("OPENBLAS_THREAD_TIMEOUT", "4", /*overwrite=*/0);
   return open_library(default_candidates());
 }
 

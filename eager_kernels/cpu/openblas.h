@@ -25,7 +25,8 @@ struct Functions {
 // OpenBLAS's functions, loaded on the first call: $LZ_OPENBLAS_LIBRARY, else
 // libopenblas.so.0 on the loader's path, else the library CMake found. When
 // OPENBLAS_CORETYPE is unset, it is set first to the kernels this CPU
-// should get (kernel_choice()). Throws lz::Error naming `what` (the
+// should get (kernel_choice()); when OPENBLAS_THREAD_TIMEOUT is unset, to 4
+// (OpenBLAS's workers sleep right after a product instead of spinning). Throws lz::Error naming `what` (the
 // operator) and the loader's message when OpenBLAS cannot be loaded.
 const Functions& functions(const char* what);
 

@@ -58,6 +58,15 @@ TEST_CASE("OpenBLAS runs the kernels chosen for this CPU: AVX-512 ones where it 
   if (chosen != nullptr) CHECK(lowercase(blas_core_name()) == lowercase(chosen));
 }
 
+// Its idle workers would otherwise spin on the cores the next kernels run on.
+TEST_CASE("OpenBLAS is opened with its workers set to sleep right after a product", "[eager][linalg]") {
+  const Tensor a = ones({64, 64});
+  CHECK(lzt::values(mm(a, a))[0] == 64.0);
+  const char* timeout = std::getenv("OPENBLAS_THREAD_TIMEOUT");
+  REQUIRE(timeout != nullptr);
+  CHECK(std::atoi(timeout) <= 4);
+}
+
 TEST_CASE("OpenBLAS kernel choice: SkylakeX for AVX-512, a user's OPENBLAS_CORETYPE kept", "[eager][linalg]") {
   CoreTypeGuard guard;
   unsetenv("OPENBLAS_CORETYPE");
