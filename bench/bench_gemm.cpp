@@ -33,6 +33,7 @@ BENCHMARK_CAPTURE(BM_Mm, f32_512x1024x4096, kFloat32, 512, 1024, 4096, false)->U
 BENCHMARK_CAPTURE(BM_Mm, f32_512x1024x4096_out, kFloat32, 512, 1024, 4096, true)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Mm, f64_512x1024x4096, kFloat64, 512, 1024, 4096, false)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Mm, bf16_512x1024x4096, kBFloat16, 512, 1024, 4096, false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Mm, f16_512x1024x4096, kFloat16, 512, 1024, 4096, false)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Mm, f32_64x64x64, kFloat32, 64, 64, 64, false)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Mm, i32_256x256x256, kInt32, 256, 256, 256, false)->Unit(benchmark::kMillisecond);
 

@@ -15,8 +15,10 @@
 #include "eager_kernels/cpu/copy_kernels.h"
 #include "eager_kernels/cpu/dispatch_types.h"
 #include "eager_kernels/cpu/elementwise.h"
+#include "eager_kernels/cpu/float16_blocks.h"
 #include "eager_kernels/cpu/flush_denormals.h"
 #include "eager_kernels/cpu/openblas.h"
+#include "eager_kernels/cpu/packed_gemm.h"
 
 namespace lz::cpu {
 
@@ -61,6 +63,16 @@ void blas_gemm(bool ta, bool tb, int m, int n, int k, double alpha, const double
 // Whether BLAS can write every matrix of `out` in place.
 bool blas_writable(const Tensor& out) { return blas_layout(mats_of(out)).has_value(); }
 
+// Whether a batch of products runs whole products per thread, each
+// single-threaded, rather than every product split over all threads
+// (OpenBLAS's hand-off per product). bench_gemm, 2 threads: W11's attention
+// products (64 x 256x64x256) 170 -> 240 GFLOP/s, 8 x 512^3 287 -> 305. Not
+// when the batch splits unevenly over few products (3 over 2 threads: one
+// thread would compute two while the other idles).
+bool split_over_batch(int64_t batch, int threads) {
+  return threads > 1 && (batch % threads == 0 || batch >= 4 * threads);
+}
+
 // target = alpha * (a @ b) + beta * target for float/double T. `target` is
 // BLAS-writable; a and b are read in place when their layout allows.
 template <class T>
@@ -98,15 +110,9 @@ void blas_matmul(const Tensor& target, Tensor a, Tensor b, T alpha, T beta) {
                 static_cast<int>(lc->ld));
     }
   };
-  // A batch of products: each thread computes whole products, single-
-  // threaded, rather than every product being split over all threads
-  // (OpenBLAS's hand-off per product). bench_gemm, 2 threads: W11's
-  // attention products (64 x 256x64x256) 170 -> 240 GFLOP/s, 8 x 512^3
-  // 287 -> 305. Unless the batch splits unevenly over few products (3 over
-  // 2 threads: one thread would compute two while the other idles).
   const int threads = in_parallel_region() ? 1 : get_num_threads();
   const FlushDenormals flush;  // also for threads OpenBLAS starts while resizing
-  if (threads > 1 && (C.batch % threads == 0 || C.batch >= 4 * threads)) {
+  if (split_over_batch(C.batch, threads)) {
     sync_blas_threads(1);
     parallel_for(0, C.batch, 1, [&](int64_t begin, int64_t end) {
       const FlushDenormals flush_here;
@@ -115,6 +121,48 @@ void blas_matmul(const Tensor& target, Tensor a, Tensor b, T alpha, T beta) {
     return;
   }
   sync_blas_threads(threads);
+  for (int64_t i = 0; i < C.batch; ++i) product(i);
+}
+
+// ---- Lazuli's packed GEMM (16-bit operands) ---------------------------------------
+
+bool packable(ScalarType t) {
+  return t == ScalarType::Float || t == ScalarType::Half || t == ScalarType::BFloat16;
+}
+
+// float32 target = alpha * (a @ b) + beta * target, with a and b of any
+// packed dtype and layout read in place (packed_gemm.h converts them while
+// packing); target is contiguous. With `rounded` (a 16-bit tensor of
+// target's sizes, any strides), each block of target is rounded into it as
+// soon as it is final, while in cache.
+void packed_matmul(const Tensor& target, const Tensor& a, const Tensor& b, float alpha, float beta,
+                   const Tensor* rounded) {
+  const Mats A = mats_of(a), B = mats_of(b), C = mats_of(target);
+  const std::optional<Mats> R = rounded ? std::optional<Mats>(mats_of(*rounded)) : std::nullopt;
+  const int64_t a_item = static_cast<int64_t>(a.itemsize()), b_item = static_cast<int64_t>(b.itemsize());
+  auto product = [&](int64_t i) {
+    const GemmOperand ga{A.data + i * A.sb * a_item, a.dtype(), A.rows, A.cols, A.sr, A.sc};
+    const GemmOperand gb{B.data + i * B.sb * b_item, b.dtype(), B.rows, B.cols, B.sr, B.sc};
+    float* pc = reinterpret_cast<float*>(C.data) + i * C.sb;
+    GemmBlockDone round_block;
+    if (R) {
+      const int64_t item = static_cast<int64_t>(rounded->itemsize());
+      round_block = [&, pc, i, item](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+        for (int64_t r = r0; r < r1; ++r) {
+          narrow_from_float(rounded->dtype(), pc + r * C.sr + c0,
+                            R->data + (i * R->sb + r * R->sr + c0 * R->sc) * item, R->sc * item, c1 - c0);
+        }
+      };
+    }
+    packed_gemm(ga, gb, pc, C.sr, alpha, beta, round_block);
+  };
+  const int threads = in_parallel_region() ? 1 : get_num_threads();
+  if (split_over_batch(C.batch, threads)) {
+    parallel_for(0, C.batch, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) product(i);
+    });
+    return;
+  }
   for (int64_t i = 0; i < C.batch; ++i) product(i);
 }
 
@@ -207,6 +255,17 @@ void matmul_into(const Tensor& out, const Tensor* input, const Tensor& a, const 
       dtype == ScalarType::Half || dtype == ScalarType::BFloat16) {
     const bool reduced = dtype == ScalarType::Half || dtype == ScalarType::BFloat16;
     const ScalarType compute = reduced ? ScalarType::Float : dtype;
+    if (reduced && K > 0 && packed_gemm_supported() && packable(a.dtype()) && packable(b.dtype())) {
+      // Operands converted while packed; the float32 result rounded into out
+      // block by block (unless out shares memory with a factor: then after
+      // the whole product, as the other products do).
+      const Tensor target = empty_tensor(out.sizes(), compute, out.device());
+      if (use_input) copy_(target, *input, false);
+      packed_matmul(target, a, b, static_cast<float>(alpha.to_double()),
+                    use_input ? static_cast<float>(beta.to_double()) : 0.0f, out_aliases_factor ? nullptr : &out);
+      if (out_aliases_factor) copy_(out, target, false);
+      return;
+    }
     run(compute, !reduced && !out_aliases_factor && blas_writable(out), [&](const Tensor& target) {
       visit_dtype(compute, [&](auto tag) {
         using T = typename decltype(tag)::type;

@@ -13,35 +13,18 @@
 #include "core/local_dispatch_key_set.h"
 #include "core/op_registration.h"
 #include "eager_kernels/cpu/linalg_kernels.h"
+#include "matrix_reference.h"
 #include "operator_recorder.h"
 #include "test_util.h"
 
 using namespace lz;
 using lzt::make_tensor;
+using lzt::mm_reference;
 using lzt::values;
 using lzt::contains;
 using lzt::recorded;
 using lzt::recording_fallback;
 using lzt::ThreadCountGuard;
-
-namespace {
-
-// Float64 reference of a [n, k] @ [k, m] product of any layout.
-std::vector<double> mm_reference(const Tensor& a, const Tensor& b) {
-  const std::vector<double> va = values(a), vb = values(b);
-  const int64_t n = a.size(0), k = a.size(1), m = b.size(1);
-  std::vector<double> out;
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < m; ++j) {
-      double acc = 0;
-      for (int64_t q = 0; q < k; ++q) acc += va[i * k + q] * vb[q * m + j];
-      out.push_back(acc);
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("mm of random float32 and float64 matrices matches a float64 reference", "[eager][linalg]") {
   for (ScalarType dt : {kFloat32, kFloat64}) {
