@@ -224,6 +224,8 @@ void Executable::Builder::add_kernel_step(size_t group_index) {
   k.code = c_.code[group_index];
   k.device = device_of(c_.program, group);
   k.reuse = c_.buffers.reuse[group_index];
+  // The step before is the product it is the epilogue of (eager groups are one step each).
+  k.product_epilogue = group.product_epilogue && group_index > 0 && !c_.plan.groups[group_index - 1].is_kernel();
   add_eager_instead(group, k);
   for (size_t b = 0; b < group.buffer_values.size(); ++b) {
     const ir::ValueId v = group.buffer_values[b];

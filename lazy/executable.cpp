@@ -104,12 +104,12 @@ namespace {
 constexpr int64_t kWaitForCodePointSteps = int64_t{64} << 20;
 }  // namespace
 
-void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const GraphData& data, TraceOrder& order,
-                                 std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const {
+uint64_t Executable::bind_buffers(const KernelStep& k, const ir::Graph& g, const GraphData& data, TraceOrder& order,
+                                  std::vector<Tensor>& slots, std::vector<SizeVec>* shapes,
+                                  std::vector<Tensor>* buffers, std::vector<Scalar>* params) const {
   const auto sizes_of = [&](uint32_t source) { return this->sizes_of(source, g, data, order); };
-  std::vector<SizeVec> shapes;
-  shapes.reserve(k.shape_sizes.size());
-  for (uint32_t s : k.shape_sizes) shapes.push_back(sizes_of(s));
+  shapes->reserve(k.shape_sizes.size());
+  for (uint32_t s : k.shape_sizes) shapes->push_back(sizes_of(s));
   // Outputs written in place into an input at its last use, when nothing
   // else can see that input's memory (checked before we take references).
   std::vector<Tensor> reused(k.buffer_slots.size());
@@ -121,12 +121,11 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const 
       reused[b] = in;
     }
   }
-  std::vector<Tensor> buffers;
-  buffers.reserve(k.buffer_slots.size());
+  buffers->reserve(k.buffer_slots.size());
   uint64_t allocated = 0;
   for (size_t b = 0; b < k.buffer_slots.size(); ++b) {
     if (k.output_sizes[b] < 0) {
-      buffers.push_back(slots[k.buffer_slots[b]]);
+      buffers->push_back(slots[k.buffer_slots[b]]);
       continue;
     }
     Tensor out = std::move(reused[b]);
@@ -136,11 +135,19 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const 
       allocated += out.nbytes();
     }
     slots[k.buffer_slots[b]] = out;
-    buffers.push_back(std::move(out));
+    buffers->push_back(std::move(out));
   }
+  params->reserve(k.params.size());
+  for (uint32_t p : k.params) params->push_back(g.scalar(p));
+  return allocated;
+}
+
+void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const GraphData& data, TraceOrder& order,
+                                 std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const {
+  std::vector<SizeVec> shapes;
+  std::vector<Tensor> buffers;
   std::vector<Scalar> params;
-  params.reserve(k.params.size());
-  for (uint32_t p : k.params) params.push_back(g.scalar(p));
+  const uint64_t allocated = bind_buffers(k, g, data, order, slots, &shapes, &buffers, &params);
   const bool debug = detail::debug_level() >= 2;
   const auto start = debug ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
   // A launch whose code is not compiled yet runs as the kernel's eager
@@ -177,12 +184,8 @@ void Executable::run_kernel_step(const KernelStep& k, const ir::Graph& g, const 
                seconds > 0 ? bytes / seconds / 1e9 : 0.0);
 }
 
-void Executable::run_step(const Step& step, const ir::Graph& g, const GraphData& data, TraceOrder& order,
-                          std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const {
-  if (step.kernel >= 0) {
-    run_kernel_step(kernels_[step.kernel], g, data, order, slots, stack, bytes_allocated);
-    return;
-  }
+void Executable::push_args(const Step& step, const ir::Graph& g, const GraphData& data,
+                           const std::vector<Tensor>& slots, Stack& stack) const {
   stack.clear();
   for (const StepArg& a : step.args) {
     switch (a.kind) {
@@ -205,6 +208,15 @@ void Executable::run_step(const Step& step, const ir::Graph& g, const GraphData&
       case StepArg::Kind::Generator: stack.emplace_back(data.generators.at(a.index)); break;
     }
   }
+}
+
+void Executable::run_step(const Step& step, const ir::Graph& g, const GraphData& data, TraceOrder& order,
+                          std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const {
+  if (step.kernel >= 0) {
+    run_kernel_step(kernels_[step.kernel], g, data, order, slots, stack, bytes_allocated);
+    return;
+  }
+  push_args(step, g, data, slots, stack);
   if (step.strided_from_base) {
     // A lazy as_strided addresses its base as a contiguous tensor starting
     // at element 0; the eager input may be strided or start elsewhere.
@@ -267,8 +279,27 @@ std::vector<Tensor> Executable::run(const ir::Graph& g, const GraphData& data, s
   std::vector<std::exception_ptr> slot_errors(errors != nullptr ? num_slots_ : 0);
   const bool profile = detail::profile_steps();
   std::vector<std::pair<std::string_view, double>> step_ms;
-  for (const Step& step : steps_) {
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const Step& step = steps_[i];
     const auto started = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+    // A product with its epilogue kernel: both in one pass, profiled as the
+    // product (a run isolating errors takes them one by one).
+    const Step* epilogue = i + 1 < steps_.size() && steps_[i + 1].kernel >= 0 &&
+                                   kernels_[steps_[i + 1].kernel].product_epilogue && errors == nullptr
+                               ? &steps_[i + 1]
+                               : nullptr;
+    if (epilogue != nullptr && run_product_with_epilogue(step, kernels_[epilogue->kernel], g, data, order, slots,
+                                                         stack, bytes_allocated)) {
+      for (const Step* done : {&step, epilogue}) {
+        for (uint32_t s : done->release_after) slots[s] = Tensor();
+      }
+      ++i;
+      if (profile) {
+        const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
+        step_ms.emplace_back(LazyMetrics::kMatrixProducts, took.count());
+      }
+      continue;
+    }
     if (errors == nullptr) {
       run_step(step, g, data, order, slots, stack, bytes_allocated);
     } else {

@@ -141,6 +141,10 @@ class Executable {
     // Per kernel buffer: for an output, the input buffer whose tensor it may
     // be written into (that input's last use, read point for point), or -1.
     std::vector<int32_t> reuse;
+    // Runs on each finished block of the matrix product of the step before
+    // it, inside the product (passes/product_epilogue.h), when that product
+    // computes through the packed GEMM.
+    bool product_epilogue = false;
     // While its code compiles in the background (launch_kernel returns
     // false): the eager steps computing the same values (its nodes and the
     // views folded into its loads). Each releases the temporaries it reads
@@ -156,6 +160,20 @@ class Executable {
                 std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const;
   void run_kernel_step(const KernelStep& k, const ir::Graph& g, const GraphData& data, TraceOrder& order,
                        std::vector<Tensor>& slots, Stack& stack, uint64_t* bytes_allocated) const;
+  // Pushes `step`'s arguments, read from the slots and the graph, on `stack`.
+  void push_args(const Step& step, const ir::Graph& g, const GraphData& data, const std::vector<Tensor>& slots,
+                 Stack& stack) const;
+  // Kernel k's buffers (its outputs allocated into their slots, or written
+  // into an input at its last use), shapes and parameters; returns the bytes allocated.
+  uint64_t bind_buffers(const KernelStep& k, const ir::Graph& g, const GraphData& data, TraceOrder& order,
+                        std::vector<Tensor>& slots, std::vector<SizeVec>* shapes, std::vector<Tensor>* buffers,
+                        std::vector<Scalar>* params) const;
+  // Product step `product` with kernel step `k` (its epilogue) run on each
+  // finished block of the product; false (nothing done) when the product
+  // does not compute through the packed GEMM or its sizes are not k's domain.
+  bool run_product_with_epilogue(const Step& product, const KernelStep& k, const ir::Graph& g,
+                                 const GraphData& data, TraceOrder& order, std::vector<Tensor>& slots, Stack& stack,
+                                 uint64_t* bytes_allocated) const;
 
   std::vector<std::pair<uint32_t, uint32_t>> inputs_;  // (graph input index, slot)
   std::vector<KernelStep> kernels_;

@@ -165,8 +165,14 @@ KernelCode compile_kernel(const ir::Kernel& k, Device device, std::string* failu
   }
 }
 
-bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
-                   std::span<const SizeVec> shapes, std::vector<Scalar> params, bool wait_for_code) {
+namespace {
+
+// `k`'s launch over its whole domain: each access's view chain resolved on
+// its buffer's tensor (kept alive in *viewed until the kernel has run), and
+// per access the pieces it is placed in.
+ir::KernelLaunch bind_launch(const ir::Kernel& k, std::span<const Tensor> buffers, std::span<const SizeVec> shapes,
+                             std::vector<Scalar> params, const std::vector<PieceBounds>& bounds,
+                             std::vector<Tensor>* viewed, std::vector<std::vector<uint32_t>>* placed) {
   ir::KernelLaunch launch;
   const SizeVec& domain = shapes[k.domain_shape];
   // Eager checks every index even when the result is empty; a kernel checks
@@ -180,12 +186,8 @@ bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const 
   launch.domain.assign(domain.begin(), domain.end());
   std::vector<uint8_t> reduced(k.accesses.size(), 0);
   for (const ir::Store& s : k.stores) reduced[s.access] = s.reduced;
-  // The viewed tensors live until the kernel has run: an as_strided step
-  // over a strided view (a broadcast operand) reads a contiguous copy.
-  std::vector<Tensor> viewed;
-  viewed.reserve(k.accesses.size());
-  const std::vector<PieceBounds> bounds = piece_bounds(k, shapes);
-  std::vector<std::vector<uint32_t>> placed(k.accesses.size());  // per access: the pieces it is placed in
+  viewed->reserve(k.accesses.size());
+  placed->assign(k.accesses.size(), {});
   for (uint32_t a = 0; a < k.accesses.size(); ++a) {
     Tensor t = buffers[k.accesses[a].buffer];
     ir::BoundAccess gathered;
@@ -195,15 +197,28 @@ bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const 
       t = apply_view(t, step, shapes, &gathered);
       if (step.kind != ir::ViewStep::Kind::Placed) continue;
       const auto p = static_cast<uint32_t>(step.ints.at(0));
-      placed[a].push_back(p);
+      (*placed)[a].push_back(p);
       extents[k.pieces[p].axis] = bounds[p].end - bounds[p].begin;
     }
     launch.accesses.push_back(bind_access(k, a, t, extents, reduced[a]));
     launch.accesses.back().gather_extent = std::max<int64_t>(0, gathered.gather_extent);
     launch.accesses.back().gather_stride = gathered.gather_stride;
-    viewed.push_back(std::move(t));
+    viewed->push_back(std::move(t));
   }
   launch.params = std::move(params);
+  return launch;
+}
+
+}  // namespace
+
+bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
+                   std::span<const SizeVec> shapes, std::vector<Scalar> params, bool wait_for_code) {
+  // The viewed tensors live until the kernel has run: an as_strided step
+  // over a strided view (a broadcast operand) reads a contiguous copy.
+  std::vector<Tensor> viewed;
+  const std::vector<PieceBounds> bounds = piece_bounds(k, shapes);
+  std::vector<std::vector<uint32_t>> placed;  // per access: the pieces it is placed in
+  ir::KernelLaunch launch = bind_launch(k, buffers, shapes, std::move(params), bounds, &viewed, &placed);
   launch.wait_for_code = wait_for_code;
   if (k.pieces.empty()) return run_launch(k, code, launch);
   // The boxes run one way: compiled (each waits for its code) once every
@@ -215,6 +230,29 @@ bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const 
   if (!ready.load()) return false;
   launch_in_boxes(k, launch, bounds, placed, [&](const ir::KernelLaunch& box) { run_launch(k, code, box); });
   return true;
+}
+
+BlockLauncher::BlockLauncher(const ir::Kernel& k, KernelCode code, std::span<const Tensor> buffers,
+                             std::span<const SizeVec> shapes, std::vector<Scalar> params)
+    : kernel_(k), code_(std::move(code)) {
+  LZ_INTERNAL_ASSERT(k.rank == 2 && k.pieces.empty(), "kernel ", k.name, " cannot run block by block");
+  std::vector<std::vector<uint32_t>> placed;
+  whole_ = bind_launch(k, buffers, shapes, std::move(params), {}, &viewed_, &placed);
+  whole_.wait_for_code = true;  // a block would otherwise be interpreted while the code compiles
+}
+
+void BlockLauncher::run(int64_t r0, int64_t r1, int64_t c0, int64_t c1) const {
+  ir::KernelLaunch block = whole_;
+  block.domain = {r1 - r0, c1 - c0};
+  block.whole_points = ir::num_points(whole_.domain);
+  for (size_t a = 0; a < block.accesses.size(); ++a) {
+    ir::BoundAccess& acc = block.accesses[a];
+    const int64_t offset = r0 * acc.strides[0] + c0 * acc.strides[1];
+    const auto size = static_cast<int64_t>(element_size(kernel_.buffers[kernel_.accesses[a].buffer].dtype));
+    acc.data = static_cast<char*>(acc.data) + offset * size;
+  }
+  const bool ran = run_launch(kernel_, code_, block);
+  LZ_INTERNAL_ASSERT(ran, "kernel ", kernel_.name, ": a block did not run while its code compiled");
 }
 
 }  // namespace lz::lazy

@@ -16,6 +16,7 @@
 #include "core/tensor.h"
 #include "ir/code_generator.h"
 #include "ir/kernel_ir.h"
+#include "ir/kernel_launch.h"
 
 namespace lz::lazy {
 
@@ -44,5 +45,24 @@ void set_kernel_observer(std::function<void(const ir::Kernel&)> observer);
 // code instead (ir::KernelLaunch::wait_for_code).
 bool launch_kernel(const ir::Kernel& k, const KernelCode& code, std::span<const Tensor> buffers,
                    std::span<const SizeVec> shapes, std::vector<Scalar> params, bool wait_for_code = false);
+
+// A 2-D kernel without pieces bound to its tensors once and run block by
+// block of its domain, each block's accesses offset to its first point: a
+// matrix product's epilogue (passes/product_epilogue.h) runs on each block
+// of the product as soon as it is final. Blocks may run concurrently; each
+// waits for the kernel's code when it is still compiling.
+class BlockLauncher {
+ public:
+  BlockLauncher(const ir::Kernel& k, KernelCode code, std::span<const Tensor> buffers,
+                std::span<const SizeVec> shapes, std::vector<Scalar> params);
+  // The points [r0, r1) x [c0, c1).
+  void run(int64_t r0, int64_t r1, int64_t c0, int64_t c1) const;
+
+ private:
+  const ir::Kernel& kernel_;
+  KernelCode code_;
+  ir::KernelLaunch whole_;
+  std::vector<Tensor> viewed_;  // what the accesses point into
+};
 
 }  // namespace lz::lazy

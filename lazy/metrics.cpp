@@ -113,7 +113,8 @@ std::string LazyMetrics::report() const {
      << "  graphs materialised: " << graphs_materialized << " (" << graphs_failed << " with failing values)\n"
      << "  executable cache: " << cache_hits << " hits, " << cache_misses << " misses, "
      << cache_evictions << " evictions, " << cache_size << " cached\n"
-     << "  kernels: " << kernels_compiled << " compiled, " << kernels_launched << " launched\n"
+     << "  kernels: " << kernels_compiled << " compiled, " << kernels_launched << " launched ("
+     << product_epilogues << " as a matrix product's epilogue)\n"
      << "  LLVM: " << jit_compiled << " variants compiled in " << jit_compile_ms << " ms, " << jit_disk_hits
      << " loaded from the disk cache in " << jit_load_ms << " ms, " << kernels_interpreted
      << " small launches interpreted, " << launches_while_compiling << " launches while compiling in the background ("
@@ -200,6 +201,11 @@ void count_kernels(uint64_t launched) {
   if (launched == 0) return;
   std::lock_guard<std::mutex> lock(metrics_mutex());
   state().kernels_launched += launched;
+}
+
+void count_product_epilogue() {
+  std::lock_guard<std::mutex> lock(metrics_mutex());
+  ++state().product_epilogues;
 }
 
 void count_interpreted() {

@@ -34,6 +34,9 @@ struct LazyMetrics {
   uint64_t eager_steps_total = 0;
   uint64_t kernels_compiled = 0;  // fused kernels planned by cache misses
   uint64_t kernels_launched = 0;  // fused kernels run
+  // Kernels run as a matrix product's epilogue, on each finished block of
+  // the product (passes/product_epilogue.h); counted in kernels_launched too.
+  uint64_t product_epilogues = 0;
   // The LLVM code generator: kernel variants compiled (emit + IR passes + machine
   // code) and loaded from the on-disk cache, and the time spent on both.
   uint64_t jit_compiled = 0;
@@ -101,6 +104,7 @@ void count_failed_run();
 // One executable run's eager steps: (operator, steps) pairs.
 void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op);
 void count_kernels(uint64_t launched);
+void count_product_epilogue();
 // One profiled run's step times: (operator or kFusedKernels, ms) pairs.
 void count_step_ms(std::span<const std::pair<std::string_view, double>> per_step);
 void count_compile(uint64_t kernels, std::span<const std::string> not_fused);

@@ -29,6 +29,7 @@ std::string print_plan(const ir::Graph& g, const FusionPlan& plan) {
       os << "\n  shapes:";
       for (size_t s = 0; s < group.shape_refs.size(); ++s) os << " s" << s << "=%" << group.shape_refs[s];
       os << "\n";
+      if (group.product_epilogue) os << "  epilogue of group " << i - 1 << "'s product\n";
       std::istringstream kernel(ir::print_kernel(group.kernel));
       for (std::string line; std::getline(kernel, line);) os << "  | " << line << "\n";
     } else {

@@ -34,6 +34,9 @@ struct FusionGroup {
   // the domains of independent kernels merged into this one (passes/fusion.h),
   // the parts of a concatenation it stores.
   std::vector<ir::ValueId> sibling_domains;
+  // Runs on each finished block of the matrix product of the eager group
+  // before it, in the product's pass over its result (passes/product_epilogue.h).
+  bool product_epilogue = false;
 
   bool is_kernel() const { return kind == Kind::Kernel; }
 };

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/op_tags.h"
 #include "passes/lowering.h"
+#include "passes/product_epilogue.h"
 
 namespace lz::passes {
 
@@ -365,6 +366,7 @@ void lower_groups(const ir::Graph& g, FusionPlan& plan) {
     GroupLowering(g, in_group, group).run();
     for (ir::NodeId n : group.nodes) in_group[n] = 0;
   }
+  mark_product_epilogues(g, plan);
 }
 
 }  // namespace lz::passes

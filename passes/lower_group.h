@@ -18,7 +18,9 @@ std::optional<ir::ViewStep> view_step_of(const ir::Graph& g, const ir::Node& n);
 
 // The lowering step of the compile pipeline: fills every kernel group's
 // kernel, buffer_values, shape_refs and params from its nodes, outputs and
-// domain (views are never in a group: they fold into the loads' accesses).
+// domain (views are never in a group: they fold into the loads' accesses),
+// then marks the kernels that run as a product's epilogue
+// (passes/product_epilogue.h).
 void lower_groups(const ir::Graph& g, FusionPlan& plan);
 
 // A shape is "reduced" against a domain when it is the domain with the

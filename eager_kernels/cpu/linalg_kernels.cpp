@@ -11,6 +11,7 @@
 #include "core/memory_overlap.h"
 #include "core/ops_linalg.h"
 #include "core/parallel.h"
+#include "core/shape.h"
 #include "eager_kernels/blas_layout.h"
 #include "eager_kernels/cpu/copy_kernels.h"
 #include "eager_kernels/cpu/dispatch_types.h"
@@ -134,9 +135,10 @@ bool packable(ScalarType t) {
 // packed dtype and layout read in place (packed_gemm.h converts them while
 // packing); target is contiguous. With `rounded` (a 16-bit tensor of
 // target's sizes, any strides), each block of target is rounded into it as
-// soon as it is final, while in cache.
+// soon as it is final, while in cache; then `epilogue` runs on the block
+// (a single product only).
 void packed_matmul(const Tensor& target, const Tensor& a, const Tensor& b, float alpha, float beta,
-                   const Tensor* rounded) {
+                   const Tensor* rounded, const GemmBlockDone& epilogue = {}) {
   const Mats A = mats_of(a), B = mats_of(b), C = mats_of(target);
   const std::optional<Mats> R = rounded ? std::optional<Mats>(mats_of(*rounded)) : std::nullopt;
   const int64_t a_item = static_cast<int64_t>(a.itemsize()), b_item = static_cast<int64_t>(b.itemsize());
@@ -144,18 +146,20 @@ void packed_matmul(const Tensor& target, const Tensor& a, const Tensor& b, float
     const GemmOperand ga{A.data + i * A.sb * a_item, a.dtype(), A.rows, A.cols, A.sr, A.sc};
     const GemmOperand gb{B.data + i * B.sb * b_item, b.dtype(), B.rows, B.cols, B.sr, B.sc};
     float* pc = reinterpret_cast<float*>(C.data) + i * C.sb;
-    GemmBlockDone round_block;
+    GemmBlockDone done = epilogue;
     if (R) {
       const int64_t item = static_cast<int64_t>(rounded->itemsize());
-      round_block = [&, pc, i, item](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+      done = [&, pc, i, item](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
         for (int64_t r = r0; r < r1; ++r) {
           narrow_from_float(rounded->dtype(), pc + r * C.sr + c0,
                             R->data + (i * R->sb + r * R->sr + c0 * R->sc) * item, R->sc * item, c1 - c0);
         }
+        if (epilogue) epilogue(r0, r1, c0, c1);
       };
     }
-    packed_gemm(ga, gb, pc, C.sr, alpha, beta, round_block);
+    packed_gemm(ga, gb, pc, C.sr, alpha, beta, done);
   };
+  LZ_INTERNAL_ASSERT(!epilogue || C.batch == 1, "matmul: an epilogue over a batch of products");
   const int threads = in_parallel_region() ? 1 : get_num_threads();
   if (split_over_batch(C.batch, threads)) {
     parallel_for(0, C.batch, 1, [&](int64_t begin, int64_t end) {
@@ -309,6 +313,34 @@ void bmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat2) {
 void addmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
                 const Scalar& beta, const Scalar& alpha) {
   matmul_into(out, &self, mat1, mat2, beta, alpha);
+}
+
+bool computes_with_epilogue(const Tensor& a, const Tensor& b) {
+  return packed_gemm_supported() && a.dim() == 2 && b.dim() == 2 && a.dtype() == b.dtype() &&
+         packable(a.dtype()) && a.device().is_cpu() && b.device().is_cpu();
+}
+
+void matmul_with_epilogue(const Tensor& out, const Tensor* input, const Tensor& a, const Tensor& b,
+                          const Scalar& beta, const Scalar& alpha, const GemmBlockDone& epilogue) {
+  LZ_INTERNAL_ASSERT(computes_with_epilogue(a, b) && out.is_contiguous() && out.dtype() == a.dtype(),
+                     "matmul_with_epilogue: operands ", a.dtype(), " ", shape_str(a.sizes()), " and ", b.dtype(),
+                     " ", shape_str(b.sizes()), " into ", out.dtype());
+  if (out.numel() == 0) return;
+  const bool use_input = input != nullptr && beta.to_double() != 0.0;
+  const bool single = out.dtype() == ScalarType::Float;
+  // A 16-bit result is computed in float32 and rounded block by block.
+  const Tensor target = single ? out : empty_tensor(out.sizes(), ScalarType::Float, out.device());
+  if (use_input) copy_(target, *input, false);
+  const float f_alpha = static_cast<float>(alpha.to_double());
+  const float f_beta = use_input ? static_cast<float>(beta.to_double()) : 0.0f;
+  if (a.size(1) == 0) {
+    // No K blocks: the blocks are final before the product starts.
+    scale_only<float>(target, beta.to_double(), use_input);
+    if (!single) copy_(out, target, false);
+    if (epilogue) epilogue(0, out.size(0), 0, out.size(1));
+    return;
+  }
+  packed_matmul(target, a, b, f_alpha, f_beta, single ? nullptr : &out, epilogue);
 }
 
 int blas_num_threads() { return openblas::functions("blas_num_threads").get_num_threads(); }

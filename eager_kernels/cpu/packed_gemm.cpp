@@ -40,6 +40,11 @@ constexpr int64_t kKc = 192;
 constexpr int64_t kMc = 256;
 constexpr int64_t kNc = 85 * kNr;  // 4080 columns
 static_assert(kMc % kMr == 0);
+// The blocks handed to GemmBlockDone: kMc rows x 1008 columns (1 MiB,
+// L2). Per 48-column panel, the hook's per-row work cost more than it
+// saved (bfloat16 W6 with its epilogue: 17.6-19.3 ms at 1008 or 4080
+// columns, 18.4-22.4 at 48; lz-bench, alternating).
+constexpr int64_t kDoneCols = 21 * kNr;
 
 int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
@@ -196,14 +201,18 @@ void gemm_block(const GemmOperand& a, const GemmOperand& b, float* c, int64_t ld
         const int64_t mc = std::min(kMc, m1 - ic);
         pack_a<TA>(a, ic, mc, pc, kc, ap);
         // Each B panel stays in L1 while every A panel of the block passes it.
+        int64_t done_from = 0;
         for (int64_t jr = 0; jr < nc; jr += kNr) {
           const int w = static_cast<int>(std::min<int64_t>(kNr, nc - jr));
           for (int64_t ir = 0; ir < mc; ir += kMr) {
             const int h = static_cast<int>(std::min<int64_t>(kMr, mc - ir));
             micro_kernel(kc, ap + ir * kc, bp + jr * kc, c + (ic + ir) * ldc + jc + jr, ldc, h, w, store);
           }
-          // The column panel is final and was just written (mc x kNr, in L2).
-          if (last && done) done(ic, ic + mc, jc + jr, jc + jr + w);
+          // Once kDoneCols columns of the block are final (just written, in L2).
+          if (last && done && (jr + w - done_from >= kDoneCols || jr + w == nc)) {
+            done(ic, ic + mc, jc + done_from, jc + jr + w);
+            done_from = jr + w;
+          }
         }
       }
     }

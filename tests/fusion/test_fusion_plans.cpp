@@ -353,3 +353,65 @@ TEST_CASE("fusion plan: a producer read through two views is not recomputed when
 }
 
 }  // namespace
+
+// A pointwise kernel over a 16-bit product's result runs on the product's
+// finished blocks (passes/product_epilogue.h): marked in the plan, with a
+// decision line; kernels that cannot run block by block are not, and say why.
+namespace {
+
+// %4 = %0 @ %1 of `dtype` and the nodes `tail` over %4 (and the inputs %2, %3).
+Planned product_then(const std::string& dtype, const std::string& tail, const std::string& returned) {
+  const std::string t = dtype;
+  return plan_of("graph {\n  %0 : " + t + "[8, 32] = input 0\n  %1 : " + t + "[32, 8] = input 1\n  %2 : " + t +
+                 "[8] = input 2\n  %3 : " + t + "[2, 8, 8] = input 3\n  %4 : " + t + "[8, 8] = mm(%0, %1)\n" + tail +
+                 "  return " + returned + "\n}\n" + kScalarOne);
+}
+
+bool decided(const FusionPlan& plan, const std::string& text) {
+  bool found = false;
+  for (const std::string& d : plan.decisions) found = found || d.find(text) != std::string::npos;
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("fusion plan: a 16-bit product's pointwise kernel is its epilogue", "[fusion]") {
+  const std::string gelu = "  %5 : T[8, 8] = add.Tensor(%4, %2, alpha=$0)\n  %6 : T[8, 8] = gelu(%5, approximate=\"none\")\n";
+  for (const std::string dtype : {"bf16", "f16"}) {
+    INFO(dtype);
+    std::string tail = gelu;
+    for (size_t at; (at = tail.find("T[")) != std::string::npos;) tail.replace(at, 1, dtype);
+    const Planned p = product_then(dtype, tail, "%6");
+    REQUIRE(group_kinds(p.plan) == "EK");
+    CHECK(p.plan.groups[1].product_epilogue);
+    CHECK(decided(p.plan, "(mm): run on each finished block of the product"));
+    CHECK(lz::passes::print_plan(p.program.graph, p.plan).find("epilogue of group 0's product") != std::string::npos);
+  }
+  // float32 products stay with OpenBLAS and the kernel's own pass.
+  const Planned f32 = product_then("f32", "  %5 : f32[8, 8] = add.Tensor(%4, %2, alpha=$0)\n", "%5");
+  REQUIRE(group_kinds(f32.plan) == "EK");
+  CHECK_FALSE(f32.plan.groups[1].product_epilogue);
+}
+
+TEST_CASE("fusion plan: a kernel that cannot run on a product's blocks is not its epilogue", "[fusion]") {
+  struct Case {
+    std::string tail, returned, why;
+  };
+  const std::vector<Case> cases{
+      // The product read transposed: a block's points are not the kernel's.
+      {"  %5 : bf16[8, 8] = permute(%4, dims=[1, 0])\n  %6 : bf16[8, 8] = exp(%5)\n", "%6",
+       "it reads the product through a view"},
+      // A row reduction needs whole rows.
+      {"  %5 : bf16[8, 8] = exp(%4)\n  %6 : bf16[8] = sum.dim_IntList(%5, dim=[1], keepdim=false, dtype=None)\n",
+       "%6", "it reduces"},
+      // A domain larger than the product (broadcast against [2, 8, 8]).
+      {"  %5 : bf16[2, 8, 8] = add.Tensor(%3, %4, alpha=$0)\n", "%5", "its domain is not the product's result"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.tail);
+    const Planned p = product_then("bf16", c.tail, c.returned);
+    REQUIRE(p.plan.groups.size() == 2);
+    CHECK_FALSE(p.plan.groups[1].product_epilogue);
+    CHECK(decided(p.plan, "(mm): " + c.why));
+  }
+}
