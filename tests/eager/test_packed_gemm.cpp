@@ -114,7 +114,8 @@ TEST_CASE("a 16-bit product makes no float32 copies of its operands", "[eager][l
   }
 }
 
-TEST_CASE("packed_gemm writes alpha * a @ b + beta * c into a strided c", "[eager][linalg][packed_gemm]") {
+TEST_CASE("packed_gemm writes alpha * a @ b + beta * c into a strided c, serially and in parallel",
+          "[eager][linalg][packed_gemm]") {
   if (!cpu::packed_gemm_supported()) return;  // checked by "the packed GEMM runs on AVX-512 CPUs"
   ThreadCountGuard guard;
   for (int threads : {1, 2}) {

@@ -27,7 +27,7 @@ double rtol_of(lz::ScalarType dt) { return dt == lz::kBFloat16 ? 1.0 / 64 : 1.0 
 
 }  // namespace
 
-TEST_CASE("a 16-bit product's epilogue runs on its blocks as the kernel after it would", "[lazy]") {
+TEST_CASE("a 16-bit product's epilogue runs on its blocks in parallel as the kernel after it would", "[lazy]") {
   struct Shape {
     int64_t m, k, n;
   };
