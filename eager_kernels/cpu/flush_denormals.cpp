@@ -41,4 +41,19 @@ FlushDenormals::~FlushDenormals() {
 #endif
 }
 
+DenormalsAsBefore::DenormalsAsBefore(const FlushDenormals& scope) {
+#ifdef LZ_HAS_MXCSR
+  if (!scope.active_) return;
+  flushing_ = _mm_getcsr();
+  _mm_setcsr(scope.saved_);
+  active_ = true;
+#endif
+}
+
+DenormalsAsBefore::~DenormalsAsBefore() {
+#ifdef LZ_HAS_MXCSR
+  if (active_) _mm_setcsr(flushing_);
+#endif
+}
+
 }  // namespace lz::cpu

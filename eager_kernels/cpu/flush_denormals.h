@@ -26,7 +26,23 @@ class FlushDenormals {
   FlushDenormals& operator=(const FlushDenormals&) = delete;
 
  private:
+  friend class DenormalsAsBefore;
   uint32_t saved_ = 0;
+  bool active_ = false;
+};
+
+// For its lifetime, the mode a FlushDenormals scope replaced: code a
+// product calls that is not part of it (its epilogue kernel) computes as it
+// would after the product, subnormal operands and results kept.
+class DenormalsAsBefore {
+ public:
+  explicit DenormalsAsBefore(const FlushDenormals& scope);
+  ~DenormalsAsBefore();
+  DenormalsAsBefore(const DenormalsAsBefore&) = delete;
+  DenormalsAsBefore& operator=(const DenormalsAsBefore&) = delete;
+
+ private:
+  uint32_t flushing_ = 0;
   bool active_ = false;
 };
 

@@ -226,7 +226,15 @@ void gemm_typed(const GemmOperand& a, const GemmOperand& b, float* c, int64_t ld
   const int threads = in_parallel_region() ? 1 : get_num_threads();
   const auto block = [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     const FlushDenormals flush;  // as every product (flush_denormals.h)
-    gemm_block<TA, TB>(a, b, c, ldc, alpha, beta, done, m0, m1, n0, n1);
+    // The hook (an epilogue) computes in the caller's mode, not the product's.
+    GemmBlockDone done_as_before;
+    if (done) {
+      done_as_before = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+        const DenormalsAsBefore as_before(flush);
+        done(r0, r1, c0, c1);
+      };
+    }
+    gemm_block<TA, TB>(a, b, c, ldc, alpha, beta, done_as_before, m0, m1, n0, n1);
   };
   // Threads take column strips (each packs only its own part of B, the
   // larger operand of a typical layer) when each gets at least two panels,

@@ -28,7 +28,8 @@ bool packed_gemm_supported();
 
 // Called for each block of c once it holds its final values, on the thread
 // that computed it, while the block is still in cache: rows [r0, r1),
-// columns [c0, c1). A product's epilogue runs there (today: rounding a
+// columns [c0, c1); with the caller's subnormal mode (the product itself
+// flushes them, flush_denormals.h). A product's epilogue runs there (today: rounding a
 // 16-bit product's result) instead of in a second pass over c.
 using GemmBlockDone = std::function<void(int64_t r0, int64_t r1, int64_t c0, int64_t c1)>;
 

@@ -70,7 +70,7 @@ TEST_CASE("addmm and linear run their epilogue with alpha, beta and a transposed
   check_same(fused, scaled(lz::addmm(c, x, w.t(), 0.5, 2.0).to_lazy()).to_eager(), 0, 0);
 }
 
-TEST_CASE("an executable reused at other sizes still runs the epilogue; float32 products do not", "[lazy]") {
+TEST_CASE("an executable reused at other sizes still runs the epilogue, float32 products do not", "[lazy]") {
   const lz::TensorOptions bf16(lz::kBFloat16);
   const Tensor w = lz::randn({64, 96}, bf16);
   fresh_start();
@@ -89,4 +89,17 @@ TEST_CASE("an executable reused at other sizes still runs the epilogue; float32 
   check_same(lz::exp(lz::mm(x32.to_lazy(), w32.to_lazy()) * 0.1), lz::exp(lz::mm(x32, w32) * 0.1));
   CHECK(lzl::metrics().product_epilogues == 0);
   CHECK(lzl::metrics().kernels_launched == 1);
+}
+
+// The product flushes subnormals (flush_denormals.h); its epilogue computes
+// as the kernel after it would: a subnormal bias over a zero product stays.
+TEST_CASE("a product's epilogue keeps subnormal values as the kernel after it would", "[lazy]") {
+  const lz::TensorOptions bf16(lz::kBFloat16);
+  const Tensor x = lz::zeros({4, 8}, bf16), w = lz::randn({8, 64}, bf16);
+  const Tensor tiny = lz::full({64}, 1e-39, bf16);  // subnormal in float32 and bfloat16
+  REQUIRE(lz::all(tiny.to(lz::kFloat32).gt(0)).item().to_bool());
+  fresh_start();
+  const Tensor y = (lz::mm(x.to_lazy(), w.to_lazy()) + tiny.to_lazy()).to_eager();
+  CHECK(lzl::metrics().product_epilogues == epilogues_expected(1));
+  check_same(y, lz::mm(x, w) + tiny, 0, 0);
 }
