@@ -114,7 +114,8 @@ std::string LazyMetrics::report() const {
      << "  executable cache: " << cache_hits << " hits, " << cache_misses << " misses, "
      << cache_evictions << " evictions, " << cache_size << " cached\n"
      << "  kernels: " << kernels_compiled << " compiled, " << kernels_launched << " launched ("
-     << product_epilogues << " as a matrix product's epilogue)\n"
+     << product_epilogues << " as a matrix product's epilogue, " << product_epilogues_declined
+     << " planned as one but run after the product)\n"
      << "  LLVM: " << jit_compiled << " variants compiled in " << jit_compile_ms << " ms, " << jit_disk_hits
      << " loaded from the disk cache in " << jit_load_ms << " ms, " << kernels_interpreted
      << " small launches interpreted, " << launches_while_compiling << " launches while compiling in the background ("
@@ -203,9 +204,9 @@ void count_kernels(uint64_t launched) {
   state().kernels_launched += launched;
 }
 
-void count_product_epilogue() {
+void count_product_epilogue(bool ran) {
   std::lock_guard<std::mutex> lock(metrics_mutex());
-  ++state().product_epilogues;
+  ++(ran ? state().product_epilogues : state().product_epilogues_declined);
 }
 
 void count_interpreted() {

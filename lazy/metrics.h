@@ -37,6 +37,10 @@ struct LazyMetrics {
   // Kernels run as a matrix product's epilogue, on each finished block of
   // the product (passes/product_epilogue.h); counted in kernels_launched too.
   uint64_t product_epilogues = 0;
+  // Kernels planned as an epilogue that ran after their product after all:
+  // operands the packed GEMM does not take at run time (no AVX-512, sizes
+  // changed since planning).
+  uint64_t product_epilogues_declined = 0;
   // The LLVM code generator: kernel variants compiled (emit + IR passes + machine
   // code) and loaded from the on-disk cache, and the time spent on both.
   uint64_t jit_compiled = 0;
@@ -104,7 +108,7 @@ void count_failed_run();
 // One executable run's eager steps: (operator, steps) pairs.
 void count_steps(std::span<const std::pair<std::string_view, uint64_t>> per_op);
 void count_kernels(uint64_t launched);
-void count_product_epilogue();
+void count_product_epilogue(bool ran);
 // One profiled run's step times: (operator or kFusedKernels, ms) pairs.
 void count_step_ms(std::span<const std::pair<std::string_view, double>> per_step);
 void count_compile(uint64_t kernels, std::span<const std::string> not_fused);

@@ -19,11 +19,14 @@ bool Executable::run_product_with_epilogue(const Step& product, const KernelStep
   const Tensor a = stack.at(addmm ? 1 : 0).to_tensor();
   const Tensor b = stack.at(addmm ? 2 : 1).to_tensor();
   const Tensor input = addmm ? stack.at(0).to_tensor() : Tensor();
-  if (!cpu::computes_with_epilogue(a, b) || (addmm && input.dtype() != a.dtype())) return false;
   // The executable may run graphs of other sizes: the kernel's domain must
   // still be the product's result.
   const SizeVec result{a.size(0), b.size(1)};
-  if (sizes_of(k.shape_sizes[k.kernel.domain_shape], g, data, order) != result) return false;
+  if (!cpu::computes_with_epilogue(a, b) || (addmm && input.dtype() != a.dtype()) ||
+      sizes_of(k.shape_sizes[k.kernel.domain_shape], g, data, order) != result) {
+    detail::count_product_epilogue(false);
+    return false;
+  }
   const Scalar beta = addmm ? stack.at(3).to_scalar() : Scalar(0);
   const Scalar alpha = addmm ? stack.at(4).to_scalar() : Scalar(1);
   Tensor& out = slots[product.output_slots[0]];
@@ -38,7 +41,7 @@ bool Executable::run_product_with_epilogue(const Step& product, const KernelStep
   const BlockLauncher epilogue(k.kernel, k.code, buffers, shapes, std::move(params));
   cpu::matmul_with_epilogue(out, addmm ? &input : nullptr, a, b, beta, alpha,
                             [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) { epilogue.run(r0, r1, c0, c1); });
-  detail::count_product_epilogue();
+  detail::count_product_epilogue(true);
   return true;
 }
 

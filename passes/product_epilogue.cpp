@@ -9,19 +9,34 @@ namespace lz::passes {
 
 namespace {
 
-// The product computed by eager group `p` (mm or addmm of 2-D float16 or
-// bfloat16 matrices on the CPU: the products the packed GEMM computes), or
-// kNone. float32 products stay with OpenBLAS and a second pass: the packed
-// GEMM is 5-12% slower than OpenBLAS's kernel on float32, more than the
-// pass saves (docs/matrix-products.md).
+// Below this many multiply-adds a float32 product is faster through
+// OpenBLAS (64^3: 5 against 10 us; 128^3 even) and its result is still in
+// cache for the kernel after it. 16-bit products take the packed GEMM at
+// every size (OpenBLAS would need float32 copies of their operands).
+constexpr int64_t kMinFloatProduct = int64_t{1} << 21;
+
+// The product computed by eager group `p` (mm or addmm of 2-D float32,
+// float16 or bfloat16 matrices on the CPU: the products the packed GEMM
+// computes), or kNone.
 ir::ValueId product_of(const ir::Graph& g, const FusionGroup& p) {
   if (p.is_kernel() || p.nodes.size() != 1) return ir::kNone;
   const ir::Node& n = g.node(p.nodes[0]);
   if (n.is_input() || (n.op->id != OpId::mm && n.op->id != OpId::addmm)) return ir::kNone;
   const TensorMeta& t = g.value(n.first_output).type;
-  const bool packed = t.dtype == ScalarType::Half || t.dtype == ScalarType::BFloat16;
+  const bool packed = t.dtype == ScalarType::Float || t.dtype == ScalarType::Half || t.dtype == ScalarType::BFloat16;
   if (!packed || !t.device.is_cpu() || t.sizes.size() != 2) return ir::kNone;
   return n.first_output;
+}
+
+// Why `product`'s result is better left to a kernel after it, or "".
+std::string why_not_packed(const ir::Graph& g, ir::ValueId product) {
+  const ir::Node& n = g.producer(product);
+  const TensorMeta& t = g.value(product).type;
+  const auto& left = g.value(n.operands[n.op->id == OpId::addmm ? 1 : 0]).type.sizes;
+  if (t.dtype == ScalarType::Float && t.sizes[0] * t.sizes[1] * left[1] < kMinFloatProduct) {
+    return "a float32 product of fewer than 2^21 multiply-adds runs faster through OpenBLAS";
+  }
+  return "";
 }
 
 // Why kernel group `k` cannot run on blocks of `product`'s result, or ""
@@ -54,7 +69,8 @@ void mark_product_epilogues(const ir::Graph& g, FusionPlan& plan) {
     if (!k.is_kernel()) continue;
     const ir::ValueId product = product_of(g, plan.groups[i - 1]);
     if (product == ir::kNone) continue;
-    const std::string why_not = why_not_epilogue(g, k, product);
+    std::string why_not = why_not_packed(g, product);
+    if (why_not.empty()) why_not = why_not_epilogue(g, k, product);
     const std::string& op = g.producer(product).op->name;
     if (!why_not.empty()) {
       plan.decisions.push_back(absl::StrCat("kernel ", k.kernel.name, " is not the epilogue of %", product, " (",

@@ -6,6 +6,8 @@
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(LZ_NO_CPU_CLONES)
 #include <immintrin.h>
+
+#include "eager_kernels/cpu/widen16_avx512.h"
 #define LZ_AVX512_ROWS 1
 #endif
 
@@ -26,11 +28,10 @@ const bool kHasAvx512 = __builtin_cpu_supports("avx512f");
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
-__attribute__((target("avx512f"))) void widen_avx512(const Half* src, float* dst, int64_t n) {
+template <class T>
+__attribute__((target("avx512f"))) void widen_avx512(const T* src, float* dst, int64_t n) {
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    _mm512_storeu_ps(dst + i, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i))));
-  }
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(dst + i, widen16(src + i));
   for (; i < n; ++i) dst[i] = static_cast<float>(src[i]);
 }
 
@@ -41,15 +42,6 @@ __attribute__((target("avx512f"))) void narrow_avx512(const float* src, Half* ds
                         _mm512_cvtps_ph(_mm512_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   }
   for (; i < n; ++i) dst[i] = Half(src[i]);
-}
-
-__attribute__((target("avx512f"))) void widen_avx512(const BFloat16* src, float* dst, int64_t n) {
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const __m512i bits = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
-    _mm512_storeu_ps(dst + i, _mm512_castsi512_ps(_mm512_slli_epi32(bits, 16)));
-  }
-  for (; i < n; ++i) dst[i] = static_cast<float>(src[i]);
 }
 
 // BFloat16's rounding (to nearest even; a NaN stays a quiet NaN), 16 lanes at a time.

@@ -235,6 +235,28 @@ void scale_only(const Tensor& target, double beta, bool use_target) {
   }
 }
 
+// out = alpha * (a @ b) + beta * input (input absent or beta zero: the
+// product) through the packed GEMM, `epilogue` run on each block of out once
+// final. A float32 out is written directly; a 16-bit one is computed in
+// float32 and rounded block by block, before the epilogue sees the block.
+// out must not share memory with a or b.
+void packed_product(const Tensor& out, const Tensor* input, const Tensor& a, const Tensor& b, const Scalar& beta,
+                    const Scalar& alpha, const GemmBlockDone& epilogue) {
+  const bool use_input = input != nullptr && beta.to_double() != 0.0;
+  const bool single = out.dtype() == ScalarType::Float;
+  const Tensor target = single ? out : empty_tensor(out.sizes(), ScalarType::Float, out.device());
+  if (use_input && !input->is_same(target)) copy_(target, *input, false);
+  if (a.size(a.dim() - 1) == 0) {
+    // No K blocks: the blocks are final before the product starts.
+    scale_only<float>(target, beta.to_double(), use_input);
+    if (!single) copy_(out, target, false);
+    if (epilogue) epilogue(0, out.size(0), 0, out.size(1));
+    return;
+  }
+  packed_matmul(target, a, b, static_cast<float>(alpha.to_double()),
+                use_input ? static_cast<float>(beta.to_double()) : 0.0f, single ? nullptr : &out, epilogue);
+}
+
 // out = alpha * (a @ b) + beta * input (input absent, or beta zero: just the
 // product). out, a and b are 2-D, or 3-D with the same batch.
 void matmul_into(const Tensor& out, const Tensor* input, const Tensor& a, const Tensor& b,
@@ -260,14 +282,12 @@ void matmul_into(const Tensor& out, const Tensor* input, const Tensor& a, const 
     const bool reduced = dtype == ScalarType::Half || dtype == ScalarType::BFloat16;
     const ScalarType compute = reduced ? ScalarType::Float : dtype;
     if (reduced && K > 0 && packed_gemm_supported() && packable(a.dtype()) && packable(b.dtype())) {
-      // Operands converted while packed; the float32 result rounded into out
-      // block by block (unless out shares memory with a factor: then after
-      // the whole product, as the other products do).
-      const Tensor target = empty_tensor(out.sizes(), compute, out.device());
-      if (use_input) copy_(target, *input, false);
-      packed_matmul(target, a, b, static_cast<float>(alpha.to_double()),
-                    use_input ? static_cast<float>(beta.to_double()) : 0.0f, out_aliases_factor ? nullptr : &out);
-      if (out_aliases_factor) copy_(out, target, false);
+      // Operands converted while packed; the result rounded into out block
+      // by block (unless out shares memory with a factor: then after the
+      // whole product, as the other products do).
+      const Tensor dest = out_aliases_factor ? empty_tensor(out.sizes(), compute, out.device()) : out;
+      packed_product(dest, input, a, b, beta, alpha, {});
+      if (out_aliases_factor) copy_(out, dest, false);
       return;
     }
     run(compute, !reduced && !out_aliases_factor && blas_writable(out), [&](const Tensor& target) {
@@ -326,21 +346,7 @@ void matmul_with_epilogue(const Tensor& out, const Tensor* input, const Tensor& 
                      "matmul_with_epilogue: operands ", a.dtype(), " ", shape_str(a.sizes()), " and ", b.dtype(),
                      " ", shape_str(b.sizes()), " into ", out.dtype());
   if (out.numel() == 0) return;
-  const bool use_input = input != nullptr && beta.to_double() != 0.0;
-  const bool single = out.dtype() == ScalarType::Float;
-  // A 16-bit result is computed in float32 and rounded block by block.
-  const Tensor target = single ? out : empty_tensor(out.sizes(), ScalarType::Float, out.device());
-  if (use_input) copy_(target, *input, false);
-  const float f_alpha = static_cast<float>(alpha.to_double());
-  const float f_beta = use_input ? static_cast<float>(beta.to_double()) : 0.0f;
-  if (a.size(1) == 0) {
-    // No K blocks: the blocks are final before the product starts.
-    scale_only<float>(target, beta.to_double(), use_input);
-    if (!single) copy_(out, target, false);
-    if (epilogue) epilogue(0, out.size(0), 0, out.size(1));
-    return;
-  }
-  packed_matmul(target, a, b, f_alpha, f_beta, single ? nullptr : &out, epilogue);
+  packed_product(out, input, a, b, beta, alpha, epilogue);
 }
 
 int blas_num_threads() { return openblas::functions("blas_num_threads").get_num_threads(); }

@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <new>
-#include <type_traits>
 
 #include "core/half.h"
 #include "core/parallel.h"
 #include "eager_kernels/cpu/flush_denormals.h"
+#include "eager_kernels/cpu/widen16_avx512.h"
 #define LZ_PACKED_GEMM 1
 #endif
 
@@ -46,6 +46,8 @@ static_assert(kMc % kMr == 0);
 // columns, 18.4-22.4 at 48; lz-bench, alternating).
 constexpr int64_t kDoneCols = 21 * kNr;
 
+constexpr int64_t kMinThreadWork = int64_t{1} << 21;
+
 int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
 // Per-thread packing memory, kept between products (the pool's threads
@@ -78,20 +80,6 @@ float widen(T x) {
   return static_cast<float>(x);
 }
 
-// 16 consecutive elements as floats.
-template <class T>
-__attribute__((target("avx512f"))) __m512 load16(const T* p) {
-  if constexpr (std::is_same_v<T, float>) {
-    return _mm512_loadu_ps(p);
-  } else if constexpr (std::is_same_v<T, Half>) {
-    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-  } else {
-    // bfloat16 is the upper half of a float32.
-    const __m512i wide = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-    return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
-  }
-}
-
 // A's rows [i0, i0 + mc) x columns [k0, k0 + kc) as kMr-row panels: panel p
 // holds kc groups of kMr values (rows past the matrix are zero).
 template <class T>
@@ -109,25 +97,69 @@ void pack_a(const GemmOperand& a, int64_t i0, int64_t mc, int64_t k0, int64_t kc
   }
 }
 
+// r[i][t] -> r[t][i]: a 16 x 16 block transposed in registers (pairs of
+// rows interleaved, then 4-lane groups, then 128-bit lanes).
+__attribute__((target("avx512f"), always_inline)) inline void transpose16(__m512 (&r)[16]) {
+  __m512 t[16];
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+  // r[4q + m] holds element m of each 4-lane group of rows 4q..4q+3.
+  for (int q = 0; q < 16; q += 4) {
+    r[q] = _mm512_shuffle_ps(t[q], t[q + 2], 0x44);
+    r[q + 1] = _mm512_shuffle_ps(t[q], t[q + 2], 0xEE);
+    r[q + 2] = _mm512_shuffle_ps(t[q + 1], t[q + 3], 0x44);
+    r[q + 3] = _mm512_shuffle_ps(t[q + 1], t[q + 3], 0xEE);
+  }
+  for (int m = 0; m < 4; ++m) {
+    const __m512 lo0 = _mm512_shuffle_f32x4(r[m], r[4 + m], 0x88), hi0 = _mm512_shuffle_f32x4(r[m], r[4 + m], 0xDD);
+    const __m512 lo1 = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0x88);
+    const __m512 hi1 = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0xDD);
+    t[m] = _mm512_shuffle_f32x4(lo0, lo1, 0x88);
+    t[8 + m] = _mm512_shuffle_f32x4(lo0, lo1, 0xDD);
+    t[4 + m] = _mm512_shuffle_f32x4(hi0, hi1, 0x88);
+    t[12 + m] = _mm512_shuffle_f32x4(hi0, hi1, 0xDD);
+  }
+  for (int i = 0; i < 16; ++i) r[i] = t[i];
+}
+
 // B's rows [k0, k0 + kc) x columns [j0, j0 + nc) as kNr-column panels:
 // panel p holds kc rows of kNr values (columns past the matrix are zero).
 template <class T>
 __attribute__((target("avx512f"))) void pack_b(const GemmOperand& b, int64_t k0, int64_t kc, int64_t j0,
                                               int64_t nc, float* out) {
   const T* base = static_cast<const T*>(b.data) + k0 * b.sr + j0 * b.sc;
-  for (int64_t p = 0; p < nc; p += kNr) {
+  for (int64_t p = 0; p < nc; p += kNr, out += kc * kNr) {
     const int64_t w = std::min<int64_t>(kNr, nc - p);
     const T* cols = base + p * b.sc;
     if (w == kNr && b.sc == 1) {
-      for (int64_t k = 0; k < kc; ++k, out += kNr) {
-        for (int v = 0; v < kVecs; ++v) _mm512_store_ps(out + 16 * v, load16(cols + k * b.sr + 16 * v));
+      for (int64_t k = 0; k < kc; ++k) {
+        for (int v = 0; v < kVecs; ++v) _mm512_store_ps(out + k * kNr + 16 * v, widen16(cols + k * b.sr + 16 * v));
       }
       continue;
     }
-    for (int64_t k = 0; k < kc; ++k, out += kNr) {
-      int64_t j = 0;
-      for (; j < w; ++j) out[j] = widen(cols[k * b.sr + j * b.sc]);
-      for (; j < kNr; ++j) out[j] = 0.0f;
+    // Columns contiguous along k (a transposed operand: x @ W^T): 16 x 16
+    // blocks read down the columns and transposed in registers; the rest
+    // element by element.
+    int64_t k_done = 0, j_done = 0;
+    if (b.sr == 1) {
+      k_done = kc / 16 * 16;
+      j_done = w / 16 * 16;
+      for (int64_t k = 0; k < k_done; k += 16) {
+        for (int64_t j = 0; j < j_done; j += 16) {
+          __m512 r[16];
+          for (int t = 0; t < 16; ++t) r[t] = widen16(cols + (j + t) * b.sc + k);
+          transpose16(r);
+          for (int t = 0; t < 16; ++t) _mm512_store_ps(out + (k + t) * kNr + j, r[t]);
+        }
+      }
+    }
+    for (int64_t k = 0; k < kc; ++k) {
+      float* row = out + k * kNr;
+      int64_t j = k < k_done ? j_done : 0;
+      for (; j < w; ++j) row[j] = widen(cols[k * b.sr + j * b.sc]);
+      for (; j < kNr; ++j) row[j] = 0.0f;
     }
   }
 }
@@ -139,25 +171,53 @@ struct TileStore {
   bool first = true;   // later K blocks: c += alpha * tile
 };
 
+// One k of the micro-kernel: the tile's rank-1 update.
+__attribute__((target("avx512f"), always_inline)) inline void fma_step(__m512 (&acc)[kMr][kVecs],
+                                                                      const float* __restrict& ap,
+                                                                      const float* __restrict& bp) {
+  __m512 bv[kVecs];
+  for (int v = 0; v < kVecs; ++v) bv[v] = _mm512_load_ps(bp + 16 * v);
+  _mm_prefetch(reinterpret_cast<const char*>(bp + 8 * kNr), _MM_HINT_T0);
+  for (int i = 0; i < kMr; ++i) {
+    const __m512 av = _mm512_set1_ps(ap[i]);
+    for (int v = 0; v < kVecs; ++v) acc[i][v] = _mm512_fmadd_ps(av, bv[v], acc[i][v]);
+  }
+  ap += kMr;
+  bp += kNr;
+}
+
 // c[0:h, 0:w] (row stride ldc) combined with the product of a packed
 // kMr-row panel of A and a kNr-column panel of B over kc.
-__attribute__((target("avx512f"))) void micro_kernel(int64_t kc, const float* __restrict ap,
-                                                    const float* __restrict bp, float* c, int64_t ldc, int h,
-                                                    int w, const TileStore& store) {
+__attribute__((target("avx512f,prfchw"))) void micro_kernel(int64_t kc, const float* __restrict ap,
+                                                           const float* __restrict bp, float* c, int64_t ldc,
+                                                           int h, int w, const TileStore& store) {
   __m512 acc[kMr][kVecs];
   for (int i = 0; i < kMr; ++i) {
     for (int v = 0; v < kVecs; ++v) acc[i][v] = _mm512_setzero_ps();
   }
-  for (int64_t k = 0; k < kc; ++k) {
-    __m512 bv[kVecs];
-    for (int v = 0; v < kVecs; ++v) bv[v] = _mm512_load_ps(bp + 16 * v);
-    _mm_prefetch(reinterpret_cast<const char*>(bp + 8 * kNr), _MM_HINT_T0);
-    for (int i = 0; i < kMr; ++i) {
-      const __m512 av = _mm512_set1_ps(ap[i]);
-      for (int v = 0; v < kVecs; ++v) acc[i][v] = _mm512_fmadd_ps(av, bv[v], acc[i][v]);
+  // The tile of c is read (later K blocks) and written at the end, and has
+  // usually left L2 since the last K block: fetch it for writing while the
+  // first k steps compute, one line per step (24 at once would stall on the
+  // L1's fill buffers). W6's float32 product, alternating in one process:
+  // 1 thread 104-105 (none) or 103-107 (all at the start) -> 112-118
+  // GFLOP/s; 2 threads 241-285 or 266-287 -> 245-310 (OpenBLAS 269-298).
+  int64_t k = 0;
+  for (int i = 0; i < h && k + kVecs <= kc; ++i) {
+    for (int v = 0; v < kVecs; ++v, ++k) {
+      _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + 16 * v), _MM_HINT_ET0);
+      fma_step(acc, ap, bp);
     }
-    ap += kMr;
-    bp += kNr;
+  }
+  for (; k < kc; ++k) fma_step(acc, ap, bp);
+  if (h == kMr && w == kNr && store.alpha == 1.0f && (!store.first || store.beta == 0.0f)) {
+    // The common whole tile: stores straight from the accumulators.
+    for (int i = 0; i < kMr; ++i) {
+      for (int v = 0; v < kVecs; ++v) {
+        float* p = c + i * ldc + 16 * v;
+        _mm512_storeu_ps(p, store.first ? acc[i][v] : _mm512_add_ps(acc[i][v], _mm512_loadu_ps(p)));
+      }
+    }
+    return;
   }
   __mmask16 mask[kVecs];
   for (int v = 0; v < kVecs; ++v) {
@@ -188,12 +248,16 @@ void gemm_block(const GemmOperand& a, const GemmOperand& b, float* c, int64_t ld
                 const GemmBlockDone& done, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
   thread_local PanelBuffer a_panels, b_panels;
   const int64_t K = a.cols;
+  // K in equal blocks of at most kKc (1024 = 6 x ~171, not 5 x 192 + 64: a
+  // thin last block reads and writes all of c for little work).
+  const int64_t k_blocks = (K + kKc - 1) / kKc;
+  const int64_t kc_step = (K + k_blocks - 1) / k_blocks;
   float* ap = a_panels.get(static_cast<size_t>(kKc * kMc));
   float* bp = b_panels.get(static_cast<size_t>(kKc * round_up(std::min(kNc, n1 - n0), kNr)));
   for (int64_t jc = n0; jc < n1; jc += kNc) {
     const int64_t nc = std::min(kNc, n1 - jc);
-    for (int64_t pc = 0; pc < K; pc += kKc) {
-      const int64_t kc = std::min(kKc, K - pc);
+    for (int64_t pc = 0; pc < K; pc += kc_step) {
+      const int64_t kc = std::min(kc_step, K - pc);
       const TileStore store{alpha, beta, pc == 0};
       const bool last = pc + kc == K;
       pack_b<TB>(b, pc, kc, jc, nc, bp);
@@ -223,7 +287,10 @@ template <class TA, class TB>
 void gemm_typed(const GemmOperand& a, const GemmOperand& b, float* c, int64_t ldc, float alpha, float beta,
                 const GemmBlockDone& done) {
   const int64_t M = a.rows, N = b.cols;
-  const int threads = in_parallel_region() ? 1 : get_num_threads();
+  // Each thread gets at least kMinThreadWork multiply-adds: 128^3 ran at
+  // 46-52 GFLOP/s on 2 threads against 98-100 on one.
+  const int64_t work_threads = std::max<int64_t>(1, M * N * a.cols / kMinThreadWork);
+  const int threads = in_parallel_region() ? 1 : static_cast<int>(std::min<int64_t>(get_num_threads(), work_threads));
   const auto block = [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     const FlushDenormals flush;  // as every product (flush_denormals.h)
     // The hook (an epilogue) computes in the caller's mode, not the product's.

@@ -2,9 +2,10 @@
 // operand blocks packed into cache-sized panels, an 8 x 48 register-blocked
 // micro-kernel). Its operands are read through their strides and converted
 // to float32 while they are packed, so bfloat16 and float16 products need
-// no float32 copies of their operands (OpenBLAS reads float32 only).
-// float32 and float64 products stay with OpenBLAS, 5-7% faster here
-// (docs/matrix-products.md).
+// no float32 copies of their operands (OpenBLAS reads float32 only). On
+// float32 it runs at OpenBLAS's speed on large products and takes the
+// products that run an epilogue on their blocks; other float32 and float64
+// products stay with OpenBLAS (docs/matrix-products.md).
 #pragma once
 
 #include <cstdint>
@@ -35,7 +36,8 @@ using GemmBlockDone = std::function<void(int64_t r0, int64_t r1, int64_t c0, int
 
 // c = alpha * (a @ b) + beta * c for a (M x K) and b (K x N), K >= 1, with
 // c float32 row-major of row stride ldc; beta == 0 never reads c. Split
-// over get_num_threads() threads, unless called inside a parallel region.
+// over up to get_num_threads() threads, each with at least 2^21
+// multiply-adds, unless called inside a parallel region.
 // Requires packed_gemm_supported().
 void packed_gemm(const GemmOperand& a, const GemmOperand& b, float* c, int64_t ldc, float alpha, float beta,
                  const GemmBlockDone& done = {});

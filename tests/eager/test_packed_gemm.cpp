@@ -45,8 +45,10 @@ TEST_CASE("float16 and bfloat16 products match a float64 product of their values
     int64_t m, k, n;
   };
   // Partial tiles (13 rows, 50 columns), several K blocks (450 > 2 x 192),
-  // more columns than one packed chunk (4100 > 4080), a row split (20 columns).
-  const std::vector<Shape> shapes{{13, 7, 50}, {37, 450, 99}, {9, 20, 4100}, {70, 33, 20}, {1, 1, 1}};
+  // more columns than one packed chunk (4100 > 4080), a row split (20
+  // columns); all but the first and last large enough for two threads
+  // (2^21 multiply-adds each).
+  const std::vector<Shape> shapes{{13, 7, 50}, {37, 450, 260}, {9, 120, 4100}, {1000, 240, 20}, {1, 1, 1}};
   for (int threads : {1, 2}) {
     set_num_threads(threads);
     for (ScalarType dt : {kFloat16, kBFloat16}) {
@@ -116,23 +118,30 @@ TEST_CASE("a 16-bit product makes no float32 copies of its operands", "[eager][l
 
 TEST_CASE("packed_gemm writes alpha * a @ b + beta * c into a strided c, serially and in parallel",
           "[eager][linalg][packed_gemm]") {
-  if (!cpu::packed_gemm_supported()) return;  // checked by "the packed GEMM runs on AVX-512 CPUs"
+  if (!cpu::packed_gemm_supported()) {
+    // Without AVX-512 the GEMM refuses to run (its callers take OpenBLAS).
+    const Tensor x = ones({2, 2});
+    float out[4];
+    CHECK_THROWS_AS(cpu::packed_gemm(operand(x), operand(x), out, 2, 1.0f, 0.0f), InternalError);
+    return;
+  }
   ThreadCountGuard guard;
   for (int threads : {1, 2}) {
     set_num_threads(threads);
+    // 45 x 400 x 260: two threads' work (2^21 multiply-adds each).
     const Tensor a = randn({45, 400}, make_generator(13));
-    const Tensor b = randn({200, 800}, make_generator(14)).t().slice(0, 0, 400);  // [400, 200], read transposed
-    const Tensor bt = randn({400, 130}, make_generator(15));
-    // c with row stride 140 > 130 columns: the 10 gap columns stay untouched.
-    Tensor base = full({45, 140}, 7.0f);
-    Tensor c = base.slice(1, 0, 130);
+    const Tensor b = randn({260, 800}, make_generator(14)).t().slice(0, 0, 400);  // [400, 260], read transposed
+    const Tensor bt = randn({400, 260}, make_generator(15));
+    // c with row stride 270 > 260 columns: the 10 gap columns stay untouched.
+    Tensor base = full({45, 270}, 7.0f);
+    Tensor c = base.slice(1, 0, 260);
     const std::vector<double> c0 = values(c);
     cpu::packed_gemm(operand(a), operand(bt), static_cast<float*>(c.data_ptr()), c.stride(0), 1.5f, 0.25f);
     CHECK_VALUES_TOL(c, mm_reference(a, bt, 1.5, 0.25, c0), 1e-5, 1e-3);
-    CHECK_VALUES(base.slice(1, 130, 140), std::vector<double>(45 * 10, 7.0));
+    CHECK_VALUES(base.slice(1, 260, 270), std::vector<double>(45 * 10, 7.0));
     // beta 0 never reads c: NaN there does not reach the result.
-    Tensor nan_c = full({45, 200}, std::nanf(""));
-    cpu::packed_gemm(operand(a), operand(b), static_cast<float*>(nan_c.data_ptr()), 200, 1.0f, 0.0f);
+    Tensor nan_c = full({45, 260}, std::nanf(""));
+    cpu::packed_gemm(operand(a), operand(b), static_cast<float*>(nan_c.data_ptr()), 260, 1.0f, 0.0f);
     CHECK_VALUES_TOL(nan_c, mm_reference(a, b), 1e-5, 1e-3);
   }
 }
