@@ -198,9 +198,9 @@ __attribute__((target("avx512f,prfchw"))) void micro_kernel(int64_t kc, const fl
   // The tile of c is read (later K blocks) and written at the end, and has
   // usually left L2 since the last K block: fetch it for writing while the
   // first k steps compute, one line per step (24 at once would stall on the
-  // L1's fill buffers). W6's float32 product, alternating in one process:
-  // 1 thread 104-105 (none) or 103-107 (all at the start) -> 112-118
-  // GFLOP/s; 2 threads 241-285 or 266-287 -> 245-310 (OpenBLAS 269-298).
+  // L1's fill buffers). W6's float32 product, alternating in one process
+  // in a slow hour: 1 thread 104-105 (none) or 103-107 (all at the start)
+  // -> 112-118 GFLOP/s; 2 threads 241-285 or 266-287 -> 245-310.
   int64_t k = 0;
   for (int i = 0; i < h && k + kVecs <= kc; ++i) {
     for (int v = 0; v < kVecs; ++v, ++k) {
