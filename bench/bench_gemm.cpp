@@ -1,8 +1,12 @@
-// Matrix products through OpenBLAS (and the integer fallback): GFLOP/s
-// (2 * m * k * n per product). Run: ./build/bench/bench_gemm
+// Matrix products through OpenBLAS, the packed GEMM and the integer
+// fallback: GFLOP/s (2 * m * k * n per product); a product's epilogue in
+// its pass against a kernel after it. Run: ./build/bench/bench_gemm
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <string>
+#include <vector>
 
 #include <lazuli/lazuli.h>
 
@@ -100,6 +104,58 @@ void BM_Linear(benchmark::State& state) {
   set_flops(state, 2.0 * 2048 * 1024 * 4096);
 }
 BENCHMARK(BM_Linear)->Unit(benchmark::kMillisecond);
+
+// A float32 product and its pointwise epilogue (GELU of the product plus a
+// bias), alternating in each iteration between the two ways lazy mode can
+// run them: the epilogue on each block between OpenBLAS calls (one step)
+// and the product then a fused kernel over it (the product eager, the rest
+// lazy). Counters: the median milliseconds of each way and their ratio.
+// `linear` reads the weight transposed, with the bias as addmm's input.
+void BM_ProductEpilogue(benchmark::State& state, int64_t m, int64_t k, int64_t n, bool linear_weight) {
+  const Tensor x = randn({m, k}, make_generator(14));
+  const Tensor w = (linear_weight ? randn({n, k}, make_generator(15)) : randn({k, n}, make_generator(15))) * 0.05;
+  const Tensor b = randn({n}, make_generator(16));
+  const auto epilogue_in_product = [&] {
+    const Tensor xl = x.to_lazy(), wl = w.to_lazy(), bl = b.to_lazy();
+    return gelu(linear_weight ? linear(xl, wl, bl) : mm(xl, wl) + bl).to_eager();
+  };
+  const auto kernel_after = [&] {
+    const Tensor product = linear_weight ? linear(x, w, b) : mm(x, w);
+    return gelu(linear_weight ? product.to_lazy() : product.to_lazy() + b.to_lazy()).to_eager();
+  };
+  const uint64_t epilogues = lazy::metrics().product_epilogues;
+  epilogue_in_product();  // compiles both
+  kernel_after();
+  if (lazy::metrics().product_epilogues == epilogues) {
+    state.SkipWithError("the epilogue ran after the product");
+    return;
+  }
+  std::vector<double> in_product, after;
+  for (auto _ : state) {
+    for (const bool fused : {true, false}) {
+      const auto start = std::chrono::steady_clock::now();
+      benchmark::DoNotOptimize(fused ? epilogue_in_product() : kernel_after());
+      (fused ? in_product : after)
+          .push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    state.SetIterationTime((in_product.back() + after.back()) * 1e-3);
+  }
+  const auto median = [](std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  state.counters["in_product_ms"] = median(in_product);
+  state.counters["kernel_after_ms"] = median(after);
+  state.counters["ratio"] = median(in_product) / median(after);
+}
+// W6; W10's layers (x @ W^T); W11's projections and MLP.
+BENCHMARK_CAPTURE(BM_ProductEpilogue, w6_512x1024x4096, 512, 1024, 4096, false)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ProductEpilogue, w10_256x1024x4096, 256, 1024, 4096, true)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ProductEpilogue, w10_256x4096x4096, 256, 4096, 4096, true)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ProductEpilogue, w10_256x4096x1024, 256, 4096, 1024, true)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ProductEpilogue, w11_2048x512x1536, 2048, 512, 1536, true)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ProductEpilogue, w11_2048x512x2048, 2048, 512, 2048, true)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ProductEpilogue, w11_2048x2048x512, 2048, 2048, 512, true)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace lz::bench

@@ -1,7 +1,8 @@
 // A matrix product step and the kernel planned as its epilogue
-// (passes/product_epilogue.h) run as one pass: the product computes through
-// the CPU's packed GEMM, which hands each block of its result, once final
-// and still in cache, to the kernel launched on that block.
+// (passes/product_epilogue.h) run as one pass: the product computes in
+// blocks (cpu::matmul_with_epilogue: OpenBLAS for float32, the packed GEMM
+// for 16-bit dtypes), each block handed, once final and still in cache, to
+// the kernel launched on that block.
 #include "core/factories.h"
 #include "eager_kernels/cpu/linalg_kernels.h"
 #include "lazy/executable.h"

@@ -10,8 +10,8 @@ namespace lz::passes {
 namespace {
 
 // The product computed by eager group `p` (mm or addmm of 2-D float32,
-// float16 or bfloat16 matrices on the CPU: the products the packed GEMM
-// can compute), or kNone.
+// float16 or bfloat16 matrices on the CPU: the products
+// cpu::matmul_with_epilogue computes), or kNone.
 ir::ValueId product_of(const ir::Graph& g, const FusionGroup& p) {
   if (p.is_kernel() || p.nodes.size() != 1) return ir::kNone;
   const ir::Node& n = g.node(p.nodes[0]);
@@ -20,18 +20,6 @@ ir::ValueId product_of(const ir::Graph& g, const FusionGroup& p) {
   const bool packed = t.dtype == ScalarType::Float || t.dtype == ScalarType::Half || t.dtype == ScalarType::BFloat16;
   if (!packed || !t.device.is_cpu() || t.sizes.size() != 2) return ir::kNone;
   return n.first_output;
-}
-
-// Why `product`'s result is better left to a kernel after it, or "".
-// float32 products stay with OpenBLAS, 5-15% faster than the packed GEMM on
-// a quiet machine (W10's products), more than the second pass costs: W10's
-// training step took 174-211 ms with its float32 epilogues inside the
-// packed GEMM against 151-153 (docs/matrix-products.md).
-std::string why_not_packed(const ir::Graph& g, ir::ValueId product) {
-  if (g.value(product).type.dtype == ScalarType::Float) {
-    return "float32 products stay with OpenBLAS, faster than the packed GEMM";
-  }
-  return "";
 }
 
 // Why kernel group `k` cannot run on blocks of `product`'s result, or ""
@@ -64,8 +52,7 @@ void mark_product_epilogues(const ir::Graph& g, FusionPlan& plan) {
     if (!k.is_kernel()) continue;
     const ir::ValueId product = product_of(g, plan.groups[i - 1]);
     if (product == ir::kNone) continue;
-    std::string why_not = why_not_packed(g, product);
-    if (why_not.empty()) why_not = why_not_epilogue(g, k, product);
+    const std::string why_not = why_not_epilogue(g, k, product);
     const std::string& op = g.producer(product).op->name;
     if (!why_not.empty()) {
       plan.decisions.push_back(absl::StrCat("kernel ", k.kernel.name, " is not the epilogue of %", product, " (",

@@ -1,6 +1,7 @@
 #include "eager_kernels/cpu/linalg_kernels.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <climits>
 #include <cstring>
@@ -74,20 +75,19 @@ bool split_over_batch(int64_t batch, int threads) {
   return threads > 1 && (batch % threads == 0 || batch >= 4 * threads);
 }
 
+// How BLAS reads `t` in place; `t` replaced by a contiguous copy first when
+// it cannot.
+std::optional<BlasLayout> blas_readable(Tensor& t) {
+  if (std::optional<BlasLayout> l = blas_layout(mats_of(t))) return l;
+  t = contiguous_copy(t);
+  return blas_layout(mats_of(t));
+}
+
 // target = alpha * (a @ b) + beta * target for float/double T. `target` is
 // BLAS-writable; a and b are read in place when their layout allows.
 template <class T>
 void blas_matmul(const Tensor& target, Tensor a, Tensor b, T alpha, T beta) {
-  std::optional<BlasLayout> la = blas_layout(mats_of(a));
-  if (!la) {
-    a = contiguous_copy(a);
-    la = blas_layout(mats_of(a));
-  }
-  std::optional<BlasLayout> lb = blas_layout(mats_of(b));
-  if (!lb) {
-    b = contiguous_copy(b);
-    lb = blas_layout(mats_of(b));
-  }
+  const std::optional<BlasLayout> la = blas_readable(a), lb = blas_readable(b);
   const Mats A = mats_of(a), B = mats_of(b), C = mats_of(target);
   const std::optional<BlasLayout> lc = blas_layout(C);
   LZ_INTERNAL_ASSERT(la && lb && lc, "matmul: operand layouts BLAS cannot read");
@@ -123,6 +123,87 @@ void blas_matmul(const Tensor& target, Tensor a, Tensor b, T alpha, T beta) {
   }
   sync_blas_threads(threads);
   for (int64_t i = 0; i < C.batch; ++i) product(i);
+}
+
+// ---- OpenBLAS with an epilogue (float32) -------------------------------------------
+
+// The most of out one OpenBLAS call computes before the epilogue reads it
+// back: 8 MiB, in L3 here (its end in L2). Each call repacks the operand its
+// block spans whole, so smaller blocks cost: W11's 2048x512x1536 product
+// with 4 MiB blocks took 3-5% longer than a product then a kernel, with 8
+// MiB 1-2% less. Where L3 is smaller, a block re-read from memory is still
+// no more than the second kernel would read.
+constexpr int64_t kEpilogueBlockFloats = int64_t{1} << 21;
+// Multiply-adds a second thread must get to gain (as the packed GEMM's).
+constexpr int64_t kMinBlasThreadWork = int64_t{1} << 21;
+
+// out = alpha * (a @ b) + beta * input, float32, K > 0, through one
+// single-threaded OpenBLAS call per block of out, each thread computing a
+// strip of blocks and running `epilogue` on each block at once: a product
+// and its epilogue in one pass, one parallel region. On W6's, W10's and
+// W11's products, 0-1.5% faster than one 2-thread call and a kernel after
+// it (bench_gemm's ProductEpilogue, docs/matrix-products.md).
+void blas_product_with_epilogue(const Tensor& out, const Tensor* input, Tensor a, Tensor b, float beta,
+                                float alpha, const GemmBlockDone& epilogue) {
+  const std::optional<BlasLayout> la = blas_readable(a), lb = blas_readable(b);
+  LZ_INTERNAL_ASSERT(la && lb, "matmul: operand layouts BLAS cannot read");
+  const int64_t M = out.size(0), N = out.size(1), K = a.size(1);
+  LZ_CHECK(M <= INT_MAX && N <= INT_MAX && K <= INT_MAX, ValueError, "[matmul] matrices of ", M, "x", K, " and ", K,
+           "x", N, " exceed the 32-bit sizes of the BLAS interface");
+  const bool use_input = input != nullptr && beta != 0.0f;
+  const Tensor in = use_input ? cast_to(*input, ScalarType::Float).expand({M, N}) : Tensor();
+  const float* pa = static_cast<const float*>(a.data_ptr());
+  const float* pb = static_cast<const float*>(b.data_ptr());
+  float* pc = static_cast<float*>(out.data_ptr());
+  auto run_block = [&](const FlushDenormals& flush, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    if (use_input) {
+      const int64_t sr = in.stride(0), sc = in.stride(1);
+      const float* pi = static_cast<const float*>(in.data_ptr());
+      for (int64_t r = r0; r < r1; ++r) {
+        float* row = pc + r * N;
+        if (sc == 1) {
+          std::memcpy(row + c0, pi + r * sr + c0, static_cast<size_t>(c1 - c0) * sizeof(float));
+        } else {
+          for (int64_t c = c0; c < c1; ++c) row[c] = pi[r * sr + c * sc];
+        }
+      }
+    }
+    blas_gemm(la->trans, lb->trans, static_cast<int>(r1 - r0), static_cast<int>(c1 - c0), static_cast<int>(K),
+              alpha, pa + (la->trans ? r0 : r0 * la->ld), static_cast<int>(la->ld),
+              pb + (lb->trans ? c0 * lb->ld : c0), static_cast<int>(lb->ld), use_input ? beta : 0.0f,
+              pc + r0 * N + c0, static_cast<int>(N));
+    const DenormalsAsBefore as_before(flush);  // the epilogue computes in the caller's mode
+    epilogue(r0, r1, c0, c1);
+  };
+  // Cuts [r0, r1) x [c0, c1) across its longer side into `pieces` parts
+  // (a call then repacks the operand along the shorter side: less).
+  auto split = [](int64_t r0, int64_t r1, int64_t c0, int64_t c1, int64_t pieces, auto&& part) {
+    const bool by_rows = r1 - r0 >= c1 - c0;
+    const int64_t lo = by_rows ? r0 : c0, hi = by_rows ? r1 : c1, step = (hi - lo + pieces - 1) / pieces;
+    for (int64_t x = lo; x < hi; x += step) {
+      if (by_rows) {
+        part(x, std::min(hi, x + step), c0, c1);
+      } else {
+        part(r0, r1, x, std::min(hi, x + step));
+      }
+    }
+  };
+  const int64_t work_threads = std::max<int64_t>(1, M * N * K / kMinBlasThreadWork);
+  const int64_t threads = in_parallel_region() ? 1 : std::min<int64_t>(get_num_threads(), work_threads);
+  std::vector<std::array<int64_t, 4>> strips;
+  split(0, M, 0, N, threads, [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) { strips.push_back({r0, r1, c0, c1}); });
+  const FlushDenormals flush;  // also for threads OpenBLAS starts while resizing
+  sync_blas_threads(1);
+  parallel_for(0, static_cast<int64_t>(strips.size()), 1, [&](int64_t begin, int64_t end) {
+    const FlushDenormals flush_here;
+    for (int64_t s = begin; s < end; ++s) {
+      const auto [r0, r1, c0, c1] = strips[static_cast<size_t>(s)];
+      const int64_t blocks = ((r1 - r0) * (c1 - c0) + kEpilogueBlockFloats - 1) / kEpilogueBlockFloats;
+      split(r0, r1, c0, c1, blocks, [&](int64_t br0, int64_t br1, int64_t bc0, int64_t bc1) {
+        run_block(flush_here, br0, br1, bc0, bc1);
+      });
+    }
+  });
 }
 
 // ---- Lazuli's packed GEMM (16-bit operands) ---------------------------------------
@@ -336,8 +417,10 @@ void addmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat1, const
 }
 
 bool computes_with_epilogue(const Tensor& a, const Tensor& b) {
-  return packed_gemm_supported() && a.dim() == 2 && b.dim() == 2 && a.dtype() == b.dtype() &&
-         packable(a.dtype()) && a.device().is_cpu() && b.device().is_cpu();
+  if (a.dim() != 2 || b.dim() != 2 || a.dtype() != b.dtype() || !a.device().is_cpu() || !b.device().is_cpu()) {
+    return false;
+  }
+  return a.dtype() == ScalarType::Float || (packable(a.dtype()) && packed_gemm_supported());
 }
 
 void matmul_with_epilogue(const Tensor& out, const Tensor* input, const Tensor& a, const Tensor& b,
@@ -346,7 +429,12 @@ void matmul_with_epilogue(const Tensor& out, const Tensor* input, const Tensor& 
                      "matmul_with_epilogue: operands ", a.dtype(), " ", shape_str(a.sizes()), " and ", b.dtype(),
                      " ", shape_str(b.sizes()), " into ", out.dtype());
   if (out.numel() == 0) return;
-  packed_product(out, input, a, b, beta, alpha, epilogue);
+  if (out.dtype() == ScalarType::Float && a.size(1) > 0) {
+    blas_product_with_epilogue(out, input, a, b, static_cast<float>(beta.to_double()),
+                               static_cast<float>(alpha.to_double()), epilogue);
+    return;
+  }
+  packed_product(out, input, a, b, beta, alpha, epilogue);  // 16-bit, or no inner dimension
 }
 
 int blas_num_threads() { return openblas::functions("blas_num_threads").get_num_threads(); }

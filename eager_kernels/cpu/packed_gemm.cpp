@@ -209,16 +209,6 @@ __attribute__((target("avx512f,prfchw"))) void micro_kernel(int64_t kc, const fl
     }
   }
   for (; k < kc; ++k) fma_step(acc, ap, bp);
-  if (h == kMr && w == kNr && store.alpha == 1.0f && (!store.first || store.beta == 0.0f)) {
-    // The common whole tile: stores straight from the accumulators.
-    for (int i = 0; i < kMr; ++i) {
-      for (int v = 0; v < kVecs; ++v) {
-        float* p = c + i * ldc + 16 * v;
-        _mm512_storeu_ps(p, store.first ? acc[i][v] : _mm512_add_ps(acc[i][v], _mm512_loadu_ps(p)));
-      }
-    }
-    return;
-  }
   __mmask16 mask[kVecs];
   for (int v = 0; v < kVecs; ++v) {
     const int lanes = std::clamp(w - 16 * v, 0, 16);

@@ -375,9 +375,9 @@ bool decided(const FusionPlan& plan, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("fusion plan: a 16-bit product's pointwise kernel is its epilogue", "[fusion]") {
+TEST_CASE("fusion plan: a product's pointwise kernel is its epilogue", "[fusion]") {
   const std::string gelu = "  %5 : T[8, 8] = add.Tensor(%4, %2, alpha=$0)\n  %6 : T[8, 8] = gelu(%5, approximate=\"none\")\n";
-  for (const std::string dtype : {"bf16", "f16"}) {
+  for (const std::string dtype : {"bf16", "f16", "f32"}) {
     INFO(dtype);
     std::string tail = gelu;
     for (size_t at; (at = tail.find("T[")) != std::string::npos;) tail.replace(at, 1, dtype);
@@ -387,11 +387,6 @@ TEST_CASE("fusion plan: a 16-bit product's pointwise kernel is its epilogue", "[
     CHECK(decided(p.plan, "(mm): run on each finished block of the product"));
     CHECK(lz::passes::print_plan(p.program.graph, p.plan).find("epilogue of group 0's product") != std::string::npos);
   }
-  // float32 products stay with OpenBLAS and the kernel's own pass.
-  const Planned f32 = product_then("f32", "  %5 : f32[8, 8] = add.Tensor(%4, %2, alpha=$0)\n", "%5");
-  REQUIRE(group_kinds(f32.plan) == "EK");
-  CHECK_FALSE(f32.plan.groups[1].product_epilogue);
-  CHECK(decided(f32.plan, "(mm): float32 products stay with OpenBLAS"));
 }
 
 TEST_CASE("fusion plan: a kernel that cannot run on a product's blocks is not its epilogue", "[fusion]") {

@@ -562,20 +562,28 @@ TEST_CASE("lazy step profiling times eager steps per operator and the fused kern
   SettingsGuard guard;
   fresh_start();
   const Tensor a = lz::randn({64, 64}), b = lz::randn({64, 64});
-  const auto run = [&] { return (a.to_lazy().mm(b.to_lazy()).exp() + 1).to_eager(); };
+  // A reduction, not a pointwise epilogue run inside the product.
+  const auto run = [&] { return (a.to_lazy().mm(b.to_lazy()).exp() + 1).sum(1).to_eager(); };
   run();
   CHECK(lzl::metrics().step_ms.empty());  // off by default: no clock reads
   lzl::Settings s = lzl::settings();
   s.profile_steps = true;
   lzl::set_settings(s);
-  check_same(run(), (a.mm(b).exp() + 1));
-  const lzl::LazyMetrics m = lzl::metrics();
+  check_same(run(), (a.mm(b).exp() + 1).sum(1));
+  lzl::LazyMetrics m = lzl::metrics();
   REQUIRE(m.step_ms.contains(lzl::LazyMetrics::kMatrixProducts));
   REQUIRE(m.step_ms.contains(lzl::LazyMetrics::kFusedKernels));
   CHECK(m.step_ms.at(std::string(lzl::LazyMetrics::kMatrixProducts)) > 0);
   CHECK(m.step_ms.at(std::string(lzl::LazyMetrics::kFusedKernels)) > 0);
-  CHECK(m.step_ms.size() == 2);  // the mm step and the kernel of exp and add
+  CHECK(m.step_ms.size() == 2);  // the mm step and the kernel of exp, add and sum
   CHECK(m.report().find("step time in ms (LZ_PROFILE_STEPS)") != std::string::npos);
+  // A product with its epilogue: one pass, timed as the product.
+  fresh_start();
+  check_same((a.to_lazy().mm(b.to_lazy()).exp() + 1).to_eager(), a.mm(b).exp() + 1);
+  m = lzl::metrics();
+  REQUIRE(m.product_epilogues == 1);
+  CHECK(m.step_ms.size() == 1);
+  CHECK(m.step_ms.at(std::string(lzl::LazyMetrics::kMatrixProducts)) > 0);
 }
 
 TEST_CASE("lazy strict mode refuses a forced eager operator naming it", "[lazy]") {
