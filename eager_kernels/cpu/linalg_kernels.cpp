@@ -157,16 +157,8 @@ void blas_product_with_epilogue(const Tensor& out, const Tensor* input, Tensor a
   float* pc = static_cast<float*>(out.data_ptr());
   auto run_block = [&](const FlushDenormals& flush, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
     if (use_input) {
-      const int64_t sr = in.stride(0), sc = in.stride(1);
-      const float* pi = static_cast<const float*>(in.data_ptr());
-      for (int64_t r = r0; r < r1; ++r) {
-        float* row = pc + r * N;
-        if (sc == 1) {
-          std::memcpy(row + c0, pi + r * sr + c0, static_cast<size_t>(c1 - c0) * sizeof(float));
-        } else {
-          for (int64_t c = c0; c < c1; ++c) row[c] = pi[r * sr + c * sc];
-        }
-      }
+      const auto block = [&](const Tensor& t) { return t.narrow(0, r0, r1 - r0).narrow(1, c0, c1 - c0); };
+      copy_(block(out), block(in), /*non_blocking=*/false);
     }
     blas_gemm(la->trans, lb->trans, static_cast<int>(r1 - r0), static_cast<int>(c1 - c0), static_cast<int>(K),
               alpha, pa + (la->trans ? r0 : r0 * la->ld), static_cast<int>(la->ld),
